@@ -1,0 +1,217 @@
+"""The host driver for a reader hub on a serial port (USB CDC, a pty, or a pyserial URL).
+
+Threading, in one paragraph: :meth:`HubDriver.start` starts one daemon thread that
+owns the port. It reads bytes, runs them through a :class:`HubTracker` and hands each
+resulting :class:`TagSeen` / :class:`ReaderFault` to ``on_event`` *on that thread*, in
+the order the lines arrived. Without ``on_event`` the events go to the thread-safe
+``driver.events`` queue instead. An asyncio service passes
+``asyncio_sink(loop, asyncio_queue)`` as ``on_event`` and awaits the queue; the sink
+only schedules a ``put_nowait`` on the loop, so it never blocks the reader thread.
+``stats()`` and ``status()`` may be called from any thread.
+
+When the port vanishes (USB unplugged, pty closed) the thread reports one
+ReaderFault, closes the port, and tries to open the same path again with exponential
+back-off until it is back or :meth:`stop` is called. State (tags lying on readers,
+counters, the last HELLO) survives the outage, so a card still lying there is not
+counted twice and a card placed meanwhile is counted once the hub re-reads it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import serial
+
+from controller.readers.hub_protocol import Hello
+from controller.readers.hub_tracker import HubEvent, HubStats, HubStatus, HubTracker
+
+log = logging.getLogger(__name__)
+
+EventSink = Callable[[HubEvent], None]
+SerialFactory = Callable[..., Any]
+
+
+@dataclass(frozen=True, slots=True)
+class HubConfig:
+    """Everything the driver needs; defaults suit the firmware's own defaults.
+
+    ``removal_silence`` must exceed the hub's repeat interval (the firmware re-reads a
+    lying tag every 500 ms by default); the tracker never uses less than 2.5 times the
+    repeat interval a HELLO announced. ``None`` disables it (only GONE removes a tag).
+    ``poll_interval`` is the serial read timeout: it bounds how late the heartbeat
+    watch runs and how long :meth:`HubDriver.stop` takes, not the latency of a line.
+    """
+
+    port: str
+    source: str = "rfid-hub"
+    baudrate: int = 115200
+    removal_silence: float | None = 1.5
+    heartbeat_timeout: float | None = 3.0
+    bad_line_report_interval: float = 1.0
+    reconnect_initial: float = 0.05
+    reconnect_max: float = 2.0
+    poll_interval: float = 0.05
+
+
+def asyncio_sink(loop: asyncio.AbstractEventLoop, target: asyncio.Queue[HubEvent]) -> EventSink:
+    """An ``on_event`` that moves events onto an asyncio queue from the reader thread."""
+
+    def sink(event: HubEvent) -> None:
+        loop.call_soon_threadsafe(target.put_nowait, event)
+
+    return sink
+
+
+def open_serial(config: HubConfig) -> Any:
+    """Open the port: a device path, or any pyserial URL (``socket://``, ``loop://``…)."""
+    return serial.serial_for_url(
+        config.port, baudrate=config.baudrate, timeout=config.poll_interval
+    )
+
+
+class HubDriver:
+    """Reads one hub; reports sightings and faults; survives the port coming and going."""
+
+    def __init__(
+        self,
+        config: HubConfig,
+        on_event: EventSink | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        wall_clock: Callable[[], float] = time.time,
+        serial_factory: SerialFactory = open_serial,
+    ) -> None:
+        self.config = config
+        self.events: queue.Queue[HubEvent] = queue.Queue()
+        self._sink: EventSink = on_event if on_event is not None else self.events.put
+        self._clock = clock
+        self._wall = wall_clock
+        self._open = serial_factory
+        self._tracker = HubTracker(
+            config.source,
+            removal_silence=config.removal_silence,
+            heartbeat_timeout=config.heartbeat_timeout,
+            bad_line_report_interval=config.bad_line_report_interval,
+        )
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._connected = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._port: Any = None
+
+    # --- life cycle -------------------------------------------------------------------
+
+    def start(self) -> HubDriver:
+        if self._thread is not None:
+            raise RuntimeError("hub driver already started")
+        self._thread = threading.Thread(target=self._run, name="hub-reader", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop reading and close the port; events already delivered stay delivered."""
+        self._stop.set()
+        port = self._port
+        if port is not None:
+            try:
+                port.cancel_read()
+            except Exception:  # noqa: BLE001 - not every pyserial backend can cancel
+                pass
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def __enter__(self) -> HubDriver:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # --- queries (any thread) ---------------------------------------------------------
+
+    def stats(self) -> HubStats:
+        """A copy of the counters (bad lines by kind, gaps, repeats dropped, …)."""
+        with self._lock:
+            return self._tracker.stats.copy()
+
+    def status(self) -> HubStatus:
+        """Connected, heartbeats alive, last HELLO, faulty readers, tags lying now."""
+        with self._lock:
+            return self._tracker.status()
+
+    @property
+    def hello(self) -> Hello | None:
+        """The last HELLO: firmware version and zones the hub drives."""
+        with self._lock:
+            return self._tracker.hello
+
+    def wait_connected(self, timeout: float | None = None) -> bool:
+        """Block until the port is open (for start-up and tests)."""
+        return self._connected.wait(timeout)
+
+    # --- the reader thread ------------------------------------------------------------
+
+    def _deliver(self, events: list[HubEvent]) -> None:
+        for event in events:
+            try:
+                self._sink(event)
+            except Exception:  # a consumer's bug must not kill the reader thread
+                log.exception("hub event consumer failed on %r", event)
+
+    def _run(self) -> None:
+        delay = self.config.reconnect_initial
+        reported_outage = False
+        while not self._stop.is_set():
+            try:
+                port = self._open(self.config)
+            except (serial.SerialException, OSError, ValueError) as err:
+                with self._lock:
+                    events = self._tracker.on_open_failed(
+                        self._wall(), str(err), report=not reported_outage
+                    )
+                reported_outage = True
+                self._deliver(events)
+                self._stop.wait(delay)
+                delay = min(delay * 2, self.config.reconnect_max)
+                continue
+            delay = self.config.reconnect_initial
+            reported_outage = False
+            self._port = port
+            with self._lock:
+                self._tracker.on_connected(self._clock())
+            self._connected.set()
+            try:
+                self._pump(port)
+            except (serial.SerialException, OSError) as err:
+                self._connected.clear()
+                with self._lock:
+                    events = self._tracker.on_disconnected(self._clock(), self._wall(), str(err))
+                self._deliver(events)
+                reported_outage = True  # the disconnect fault covers the first failed open
+            finally:
+                self._connected.clear()
+                self._port = None
+                try:
+                    port.close()
+                except Exception:  # noqa: BLE001 - the device is already gone
+                    pass
+
+    def _pump(self, port: Any) -> None:
+        while not self._stop.is_set():
+            data = port.read(1)  # blocks until a byte arrives or poll_interval passes
+            if data:
+                waiting = port.in_waiting
+                if waiting:
+                    data += port.read(waiting)
+            now, wall = self._clock(), self._wall()
+            with self._lock:
+                events = self._tracker.feed(data, now, wall) if data else []
+                events += self._tracker.tick(now, wall)
+            if events:
+                self._deliver(events)
