@@ -1,0 +1,136 @@
+"""Cut the rank and suit glyphs out of one corner of a rectified card.
+
+The index sits in the top-left corner of an upright card (and, turned round, in the
+bottom-right). Rather than assume where exactly — decks differ — the corner is
+thresholded against its own paper colour and the glyphs are found as ink blobs: the
+top-most blob (or pair, for ``10``) is the rank, the next one below it is the suit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+#: Part of the card searched for the index, as fractions of width and height.
+CORNER_W, CORNER_H = 0.26, 0.40
+
+
+@dataclass(frozen=True)
+class Blob:
+    x: int
+    y: int
+    w: int
+    h: int
+    label: int
+
+    @property
+    def x1(self) -> int:
+        return self.x + self.w
+
+    @property
+    def y1(self) -> int:
+        return self.y + self.h
+
+    @property
+    def cx(self) -> float:
+        return self.x + self.w / 2
+
+
+@dataclass
+class IndexGlyphs:
+    """Ink masks of the rank and suit, and how red the ink is compared with the paper."""
+
+    rank: np.ndarray
+    suit: np.ndarray
+    redness: float
+
+
+def ink_map(corner_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(ink mask, Lab image) of a corner; ink is anything darker or more coloured than paper.
+
+    Paper is estimated from the corner itself, so a warm lamp, a tinted card stock or a
+    shadow across the card all shift the reference along with the ink.
+    """
+    lab = cv2.cvtColor(corner_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lum = lab[:, :, 0]
+    bright = lum >= np.percentile(lum, 70)
+    paper = lab[bright].mean(axis=0)
+    chroma = np.sqrt((lab[:, :, 1] - paper[1]) ** 2 + (lab[:, :, 2] - paper[2]) ** 2)
+    score = np.clip((paper[0] - lum) + 1.5 * chroma, 0, 255).astype(np.uint8)
+    t, _ = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    ink = (score > max(t, 28)).astype(np.uint8)
+    return ink, lab
+
+
+def _blobs(ink: np.ndarray) -> tuple[list[Blob], np.ndarray]:
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    h, w = ink.shape
+    out = []
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if x <= 0 or y <= 0:  # the card edge, or table showing through a round corner
+            continue
+        if bh < 0.025 * h / CORNER_H or area < 12:
+            continue
+        if bh > 0.2 * h / CORNER_H or bw > 0.6 * w:
+            continue
+        out.append(Blob(x, y, bw, bh, i))
+    return out, labels
+
+
+def find_index(corner_bgr: np.ndarray) -> IndexGlyphs | None:
+    """The rank and suit glyphs of a corner, or None if it holds no index-like pair."""
+    ink, lab = ink_map(corner_bgr)
+    blobs, labels = _blobs(ink)
+    if len(blobs) < 2:
+        return None
+    blobs.sort(key=lambda b: (b.y, b.x))
+    for first in blobs[:3]:
+        rank_parts = [first]
+        for b in blobs:
+            if b is first:
+                continue
+            overlap = min(b.y1, first.y1) - max(b.y, first.y)
+            gap = max(b.x - first.x1, first.x - b.x1)
+            similar = 0.7 * first.h < b.h < 1.4 * first.h and abs(b.y - first.y) < 0.25 * first.h
+            if similar and overlap > 0.5 * min(b.h, first.h) and gap < 0.6 * first.h:
+                rank_parts.append(b)
+        x0 = min(b.x for b in rank_parts)
+        x1 = max(b.x1 for b in rank_parts)
+        y0 = min(b.y for b in rank_parts)
+        y1 = max(b.y1 for b in rank_parts)
+        rh, rw = y1 - y0, x1 - x0
+        if rw > 1.6 * rh:
+            continue
+        below = [
+            b
+            for b in blobs
+            if b not in rank_parts
+            and b.y >= y1 - 0.15 * rh
+            and b.y < y1 + 1.2 * rh
+            and x0 - 0.6 * rw <= b.cx <= x1 + 0.6 * rw
+            and b.h > 0.3 * rh
+        ]
+        if not below:
+            continue
+        suit = min(below, key=lambda b: b.y)
+        rank_mask = np.isin(labels, [b.label for b in rank_parts])
+        suit_mask = labels == suit.label
+        r_mask = rank_mask[y0:y1, x0:x1]
+        s_mask = suit_mask[suit.y : suit.y1, suit.x : suit.x1]
+        inkpix = lab[rank_mask | suit_mask]
+        paperpix = lab[ink == 0]
+        redness = float(inkpix[:, 1].mean() - paperpix[:, 1].mean()) if len(paperpix) else 0.0
+        return IndexGlyphs(r_mask.astype(np.uint8) * 255, s_mask.astype(np.uint8) * 255, redness)
+    return None
+
+
+def corners(card_bgr: np.ndarray) -> list[np.ndarray]:
+    """Both index corners of an upright rectified card, each turned so the index is upright."""
+    h, w = card_bgr.shape[:2]
+    cw, ch = int(w * CORNER_W), int(h * CORNER_H)
+    top_left = card_bgr[:ch, :cw]
+    bottom_right = cv2.rotate(card_bgr[h - ch :, w - cw :], cv2.ROTATE_180)
+    return [top_left, bottom_right]

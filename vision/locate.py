@@ -1,0 +1,152 @@
+"""Find card outlines (quadrilaterals) in an overhead frame.
+
+Card stock is bright and nearly colourless; felt, wood and cloth are darker or coloured.
+So a "paperness" score (bright and unsaturated) is thresholded against the frame's own
+statistics, which keeps it working across table colours and room light. Touching or
+overlapping cards merge in that mask, so it is cut along image edges first: the thin
+shadow line where one card meets another is an edge, which splits the blob into one
+outline per card. Only the outer contour of each piece is used, so the pips and pictures
+inside a card never matter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+#: Long-side length (pixels) the frame is scaled to for finding outlines. Reading the
+#: index uses the full-resolution frame.
+WORK_SIZE = 640
+
+
+@dataclass(frozen=True)
+class LocateConfig:
+    min_area_frac: float = 0.002  # of the frame, so a card is at least ~45 px long at 640
+    max_area_frac: float = 0.5
+    min_aspect: float = 1.2  # long side over short side; poker 1.40, bridge 1.56
+    max_aspect: float = 1.85
+    min_solidity: float = 0.88  # contour area over fitted quad area
+
+
+_DEFAULT = LocateConfig()
+
+
+def order_quad(pts: np.ndarray) -> np.ndarray:
+    """Corners clockwise (on screen), starting so the first side is a short side.
+
+    Clockwise order keeps the warped card unmirrored; starting on a short side makes it
+    upright or upside down, and the index reader looks at both ends.
+    """
+    pts = np.asarray(pts, np.float32).reshape(4, 2)
+    c = pts.mean(axis=0)
+    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
+    pts = pts[np.argsort(ang)]
+    # start at the corner nearest the top-left so the result is stable frame to frame
+    start = int(np.argmin(pts.sum(axis=1)))
+    pts = np.roll(pts, -start, axis=0)
+    if np.linalg.norm(pts[0] - pts[1]) > np.linalg.norm(pts[1] - pts[2]):
+        pts = np.roll(pts, -1, axis=0)
+    return pts
+
+
+def paper_mask(small_bgr: np.ndarray) -> np.ndarray:
+    hsv = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2HSV)
+    s = hsv[:, :, 1].astype(np.int16)
+    v = hsv[:, :, 2].astype(np.int16)
+    score = np.clip(v - s, 0, 255).astype(np.uint8)
+    t, _ = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    # Otsu splits table from paper when both are present; never accept dim grey as paper
+    t = max(t, 90)
+    return (score > t).astype(np.uint8) * 255
+
+
+def _fit_quad(contour: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
+    hull = cv2.convexHull(contour)
+    area = cv2.contourArea(contour)
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.02, 0.035, 0.05):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            quad = approx.reshape(4, 2).astype(np.float32)
+            break
+        if len(approx) < 4:
+            break
+    else:
+        approx = None
+    if approx is None or len(approx) != 4:
+        quad = cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float32)
+    q_area = cv2.contourArea(quad)
+    if q_area <= 0 or area / q_area < cfg.min_solidity:
+        return None
+    q = order_quad(quad)
+    short = (np.linalg.norm(q[0] - q[1]) + np.linalg.norm(q[2] - q[3])) / 2
+    long = (np.linalg.norm(q[1] - q[2]) + np.linalg.norm(q[3] - q[0])) / 2
+    if short <= 0 or not cfg.min_aspect <= long / short <= cfg.max_aspect:
+        return None
+    return q
+
+
+def _grow(q: np.ndarray, by: float) -> np.ndarray:
+    c = q.mean(axis=0)
+    d = q - c
+    n = np.linalg.norm(d, axis=1, keepdims=True)
+    return (c + d * (n + by) / np.maximum(n, 1e-6)).astype(np.float32)
+
+
+def find_quads(frame_bgr: np.ndarray, cfg: LocateConfig = _DEFAULT) -> list[np.ndarray]:
+    """Card outlines in full-frame pixel coordinates, each ordered by :func:`order_quad`."""
+    h, w = frame_bgr.shape[:2]
+    scale = WORK_SIZE / max(h, w)
+    small = (
+        cv2.resize(frame_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        if scale < 1
+        else frame_bgr
+    )
+    if scale >= 1:
+        scale = 1.0
+    mask = paper_mask(small)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    sh, sw = mask.shape
+    lo, hi = cfg.min_area_frac * sh * sw, cfg.max_area_frac * sh * sw
+    gray: np.ndarray | None = None
+    quads = []
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for c in contours:
+        a = cv2.contourArea(c)
+        if a < lo:
+            continue
+        q = _fit_quad(c, cfg) if a <= hi else None
+        if q is not None:
+            quads.append(q)
+            continue
+        # Not one card: perhaps several touching. Cut this blob along image edges.
+        if gray is None:
+            gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        x, y, w, h = cv2.boundingRect(c)
+        blob = np.zeros((h, w), np.uint8)
+        cv2.drawContours(blob, [c - [x, y]], -1, 255, -1, offset=(0, 0))
+        blob &= mask[y : y + h, x : x + w]
+        edges = cv2.Canny(gray[y : y + h, x : x + w], 40, 120)
+        blob[cv2.dilate(edges, np.ones((2, 2), np.uint8)) > 0] = 0
+        blob = cv2.morphologyEx(blob, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        parts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for part in parts:
+            if lo <= cv2.contourArea(part) <= hi:
+                q = _fit_quad(part, cfg)
+                if q is not None:
+                    quads.append(_grow(q, 1.5) + [x, y])
+    return [order_quad(q / scale) for q in quads]
+
+
+def rectify(
+    frame_bgr: np.ndarray, quad: np.ndarray, size: tuple[int, int] = (200, 300)
+) -> np.ndarray:
+    """Warp the card inside ``quad`` to an upright ``size`` (width, height) image."""
+    w, h = size
+    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    m = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), dst)
+    return cv2.warpPerspective(
+        frame_bgr, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )

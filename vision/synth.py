@@ -1,0 +1,177 @@
+"""Synthetic overhead scenes: card faces on table textures, with the camera's faults.
+
+Tests and benchmarks build their scenes here, so they never need real photographs:
+card faces are painted from fonts (or taken from any image the caller passes), then
+composited at an angle with perspective, a drop shadow, uneven light, glare, blur,
+sensor noise and JPEG loss. Everything is driven by a numpy Generator, so a seed
+gives the same scene every time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision import render
+
+FACE_SIZE = (250, 350)  # width, height of a painted face (poker proportions)
+_TABLES = (
+    (40, 110, 30),  # green felt (BGR)
+    (110, 60, 20),  # blue cloth
+    (30, 30, 120),  # red baize
+    (40, 80, 130),  # wood
+    (45, 45, 45),  # dark grey
+    (60, 40, 70),  # plum
+    (90, 120, 150),  # light oak
+)
+
+
+def table(rng: np.random.Generator, size: tuple[int, int] = (1280, 960)) -> np.ndarray:
+    """A table texture: a base colour with weave or grain and a light falloff."""
+    w, h = size
+    base = np.array(_TABLES[rng.integers(len(_TABLES))], np.float32) * rng.uniform(0.7, 1.3)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = base
+    small = rng.normal(0, 1, (h // 8 + 1, w // 8 + 1)).astype(np.float32)
+    grain = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+    if rng.random() < 0.5:  # wood-like streaks
+        streak = cv2.resize(rng.normal(0, 1, (h // 4 + 1, 8)).astype(np.float32), (w, h))
+        grain = grain * 0.4 + streak * 1.2
+    img += grain[:, :, None] * rng.uniform(4, 14)
+    img += rng.normal(0, 4, img.shape).astype(np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _index_glyphs(rank: str, suit: str, style: int) -> tuple[np.ndarray, np.ndarray]:
+    fonts = render.truetype_fonts()
+    text = render.rank_text(rank)
+    if fonts and style % 2 == 0:
+        serif = [f for f in fonts if "Serif" in f and "Bold" in f] or list(fonts)
+        r = render.text_mask_truetype(text, serif[style // 2 % len(serif)], 64)
+    else:
+        r = render.text_mask_hershey(text, render.HERSHEY[style % len(render.HERSHEY)], 6, 2.2)
+    s = render.suit_mask_shape(suit, 64, variant=((style % 5) - 2) / 2)
+    return r, s
+
+
+def card_face(card: str, style: int = 0, size: tuple[int, int] = FACE_SIZE) -> np.ndarray:
+    """Paint a plain card face (BGR): index in two corners, pips or a box in the middle.
+
+    ``card`` is card text (``AS``, ``TD``). ``style`` picks the index font, so tests can
+    check that recognition is not tied to one typeface.
+    """
+    rank, suit = card[:-1], card[-1]
+    w, h = size
+    ink = (30, 30, 200) if suit in "HD" else (25, 25, 25)
+    face = np.full((h, w, 3), (235, 240, 242), np.uint8)
+    r_mask, s_mask = _index_glyphs(rank, suit, style)
+    rh = int(h * 0.085)
+    rw = max(1, int(r_mask.shape[1] * rh / r_mask.shape[0]))
+    sw = int(w * 0.085)
+    sh = max(1, int(s_mask.shape[0] * sw / s_mask.shape[1]))
+    r_small = cv2.resize(r_mask, (rw, rh), interpolation=cv2.INTER_AREA)
+    s_small = cv2.resize(s_mask, (sw, sh), interpolation=cv2.INTER_AREA)
+    cx = int(w * 0.1)
+    corner = np.full((int(h * 0.3), int(w * 0.24), 3), (235, 240, 242), np.uint8)
+    y0 = int(h * 0.04)
+    for m, y in ((r_small, y0), (s_small, y0 + rh + int(h * 0.02))):
+        x = max(1, cx - m.shape[1] // 2)
+        region = corner[y : y + m.shape[0], x : x + m.shape[1]]
+        a = (m[: region.shape[0], : region.shape[1]].astype(np.float32) / 255)[:, :, None]
+        region[:] = (region * (1 - a) + np.array(ink) * a).astype(np.uint8)
+    ch, cw = corner.shape[:2]
+    face[:ch, :cw] = corner
+    face[h - ch :, w - cw :] = cv2.rotate(corner, cv2.ROTATE_180)
+    # the middle: a framed picture or a large pip, so the centre is never blank
+    cv2.rectangle(face, (int(w * 0.26), int(h * 0.14)), (int(w * 0.74), int(h * 0.86)), ink, 2)
+    big = cv2.resize(s_mask, (int(w * 0.3), int(w * 0.3 * s_mask.shape[0] / s_mask.shape[1])))
+    by, bx = (h - big.shape[0]) // 2, (w - big.shape[1]) // 2
+    region = face[by : by + big.shape[0], bx : bx + big.shape[1]]
+    a = (big.astype(np.float32) / 255)[:, :, None]
+    region[:] = (region * (1 - a) + np.array(ink) * a).astype(np.uint8)
+    return face
+
+
+def card_back(size: tuple[int, int] = FACE_SIZE) -> np.ndarray:
+    """A patterned back, as a face-down card shows."""
+    w, h = size
+    back = np.full((h, w, 3), (240, 240, 240), np.uint8)
+    cv2.rectangle(back, (10, 10), (w - 11, h - 11), (60, 40, 170), -1)
+    for i in range(-h, w, 14):
+        cv2.line(back, (i, 10), (i + h, h - 10), (200, 190, 230), 2)
+        cv2.line(back, (i + h, 10), (i, h - 10), (200, 190, 230), 2)
+    return back
+
+
+def rounded_alpha(w: int, h: int, radius_frac: float = 0.06) -> np.ndarray:
+    a = np.zeros((h, w), np.uint8)
+    r = int(min(w, h) * radius_frac)
+    cv2.rectangle(a, (r, 0), (w - 1 - r, h - 1), 255, -1)
+    cv2.rectangle(a, (0, r), (w - 1, h - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
+        cv2.circle(a, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    return a
+
+
+@dataclass(frozen=True)
+class Placed:
+    """Where a card landed in a scene: its corners (clockwise from the face's top-left)."""
+
+    card: str | None
+    quad: np.ndarray
+
+
+def place(
+    scene: np.ndarray,
+    face: np.ndarray,
+    center: tuple[float, float],
+    height_px: float,
+    angle_deg: float,
+    rng: np.random.Generator,
+    tilt: float = 0.08,
+    card: str | None = None,
+) -> Placed:
+    """Composite ``face`` onto ``scene`` in place: rotated, foreshortened, with a shadow."""
+    fh, fw = face.shape[:2]
+    src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+    s = height_px / fh
+    t = np.deg2rad(angle_deg)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+    pts = (src - [fw / 2, fh / 2]) * s
+    pts = pts @ rot.T
+    pts += rng.uniform(-tilt, tilt, (4, 2)).astype(np.float32) * height_px * 0.5
+    dst = (pts + center).astype(np.float32)
+    m = cv2.getPerspectiveTransform(src, dst)
+    sh, sw = scene.shape[:2]
+    alpha = cv2.warpPerspective(rounded_alpha(fw, fh), m, (sw, sh)).astype(np.float32) / 255
+    # drop shadow: a dark halo a few pixels out, which is also the seam between two cards
+    shadow = cv2.GaussianBlur(cv2.dilate(alpha, np.ones((5, 5), np.uint8)), (0, 0), 2.0)
+    scene[:] = (scene * (1 - 0.45 * shadow[:, :, None])).astype(np.uint8)
+    warped = cv2.warpPerspective(face, m, (sw, sh), flags=cv2.INTER_LINEAR)
+    a = alpha[:, :, None]
+    scene[:] = (scene * (1 - a) + warped * a).astype(np.uint8)
+    return Placed(card, dst)
+
+
+def camera(scene: np.ndarray, rng: np.random.Generator, glare: bool = True) -> np.ndarray:
+    """Uneven light, optional glare spot, blur, sensor noise and JPEG loss."""
+    h, w = scene.shape[:2]
+    img = scene.astype(np.float32)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    gx, gy = rng.uniform(-0.25, 0.25, 2)
+    light = 1 + gx * (xx / w - 0.5) + gy * (yy / h - 0.5)
+    img *= (light * rng.uniform(0.75, 1.15))[:, :, None]
+    img *= rng.uniform(0.9, 1.1, 3).astype(np.float32)  # colour cast
+    if glare:
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        r = rng.uniform(0.05, 0.15) * w
+        spot = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r))
+        img += spot[:, :, None] * rng.uniform(20, 70)
+    k = rng.uniform(0.3, 1.4)
+    img = cv2.GaussianBlur(img, (0, 0), k)
+    img += rng.normal(0, rng.uniform(1, 5), img.shape).astype(np.float32)
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 95))])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)

@@ -1,0 +1,230 @@
+"""Rebuild ``vision/data/glyphs.npz`` from glyphs rendered on this machine.
+
+    .venv/bin/python -m vision.train [--out PATH] [--seed N]
+
+Nothing is downloaded: ranks come from the TrueType fonts found locally (Debian's
+fonts-dejavu and fonts-liberation, or matplotlib's DejaVu) and OpenCV's Hershey fonts,
+suits from the DejaVu suit symbols and from geometric shapes. Each glyph is distorted
+the way a camera distorts an index (tilt, stretch, stroke weight, low resolution, blur,
+threshold) and then framed by the same ``vision.glyphs`` code used at run time.
+Needs Pillow for TrueType rendering (installed with the test extras); without it only
+the built-in fonts are used. Takes about a minute on two cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision import glyphs, render
+from vision.model import DEFAULT_WEIGHTS, RANKS, SUITS, GlyphModel, Mlp, softmax
+
+
+def degrade(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A high-resolution ink mask as a camera might see it: a small, rough binary glyph."""
+    m = mask.astype(np.float32) / 255.0
+    h, w = m.shape
+    pad = max(h, w) // 2
+    m = cv2.copyMakeBorder(m, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    cx, cy = m.shape[1] / 2, m.shape[0] / 2
+    ang = rng.uniform(-6, 6)
+    a = cv2.getRotationMatrix2D((cx, cy), ang, 1.0)
+    sx = rng.uniform(0.55, 1.3) if w > 0.9 * h else rng.uniform(0.7, 1.3)
+    shear = rng.uniform(-0.12, 0.12)
+    s = np.array([[sx, shear, 0], [0, 1, 0]], np.float32)
+    full = s @ np.vstack([a, [0, 0, 1]])
+    full[:, 2] += [cx - (full[:, :2] @ [cx, cy])[0], cy - (full[:, :2] @ [cx, cy])[1]]
+    m = cv2.warpAffine(m, full, (m.shape[1], m.shape[0]), flags=cv2.INTER_LINEAR)
+    k = int(round(rng.uniform(-0.05, 0.06) * h))
+    if k:
+        ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (abs(k) + 1, abs(k) + 1))
+        m = cv2.dilate(m, ker) if k > 0 else cv2.erode(m, ker)
+    target_h = rng.uniform(9, 40)
+    f = target_h / h
+    small = cv2.resize(m, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (3, 3), rng.uniform(0.1, 0.9))
+    small += rng.normal(0, rng.uniform(0, 0.08), small.shape).astype(np.float32)
+    return (small > rng.uniform(0.35, 0.65)).astype(np.uint8) * 255
+
+
+def rank_sources() -> dict[str, list[np.ndarray]]:
+    """High-resolution ink masks for each rank, one per font and style."""
+    out: dict[str, list[np.ndarray]] = {r: [] for r in RANKS if r != "junk"}
+    fonts: list[Callable[[str], np.ndarray]] = []
+    try:
+        import PIL  # noqa: F401
+
+        for path in render.truetype_fonts():
+            fonts.append(lambda t, p=path: render.text_mask_truetype(t, p))
+    except ImportError:
+        pass
+    for hf in render.HERSHEY:
+        for th in (3, 5, 7):
+            fonts.append(lambda t, f=hf, k=th: render.text_mask_hershey(t, f, k))
+    for draw in fonts:
+        for r in out:
+            out[r].append(draw(r))
+        # a ten printed tight, as many decks squeeze it into the index column
+        one, zero = draw("1"), draw("0")
+        hh = max(one.shape[0], zero.shape[0])
+        gap = max(1, hh // 25)
+        canvas = np.zeros((hh, one.shape[1] + gap + zero.shape[1]), np.uint8)
+        canvas[hh - one.shape[0] :, : one.shape[1]] = one
+        canvas[hh - zero.shape[0] :, one.shape[1] + gap :] = zero
+        out["10"].append(canvas)
+    return out
+
+
+def suit_sources() -> dict[str, list[np.ndarray]]:
+    out: dict[str, list[np.ndarray]] = {s: [] for s in SUITS if s != "junk"}
+    try:
+        import PIL  # noqa: F401
+
+        for path in render.truetype_fonts():
+            if "DejaVu" in path:
+                for s, ch in render.SUIT_CHARS.items():
+                    out[s].append(render.text_mask_truetype(ch, path))
+    except ImportError:
+        pass
+    for v in np.linspace(-1, 1, 7):
+        for s in out:
+            out[s].append(render.suit_mask_shape(s, 64, float(v)))
+    return out
+
+
+def junk_sources(
+    rng: np.random.Generator, others: Iterable[np.ndarray], n: int
+) -> list[np.ndarray]:
+    """Things that are not the glyph a head expects: other glyphs, halves of glyphs, blobs."""
+    others = list(others)
+    out: list[np.ndarray] = []
+    for i in range(n):
+        kind = i % 4
+        if kind == 0:
+            out.append(others[rng.integers(len(others))])
+        elif kind == 1:  # a fragment of a glyph
+            g = others[rng.integers(len(others))]
+            h, w = g.shape
+            y0, x0 = rng.integers(0, h // 2 + 1), rng.integers(0, w // 2 + 1)
+            out.append(g[y0 : y0 + h // 2 + 1, x0 : x0 + w // 2 + 1])
+        elif kind == 2:  # a random scribble
+            img = np.zeros((64, 64), np.uint8)
+            pts = rng.integers(4, 60, (rng.integers(3, 8), 2)).astype(np.int32)
+            cv2.polylines(img, [pts], False, 255, int(rng.integers(2, 9)))
+            out.append(img)
+        else:  # a solid block or bar
+            h, w = rng.integers(6, 64), rng.integers(6, 64)
+            out.append(np.full((h, w), 255, np.uint8))
+    return [o for o in out if o.any()]
+
+
+def make_set(
+    sources: dict[str, list[np.ndarray]],
+    classes: tuple[str, ...],
+    per_source: int,
+    junk: list[np.ndarray],
+    rng,
+) -> tuple[np.ndarray, np.ndarray]:
+    xs, ys = [], []
+    for name, masks in sources.items():
+        for m in masks:
+            for _ in range(per_source):
+                xs.append(glyphs.normalise(degrade(m, rng)))
+                ys.append(classes.index(name))
+    for m in junk:
+        xs.append(glyphs.normalise(degrade(m, rng)))
+        ys.append(classes.index("junk"))
+    return glyphs.features(np.stack(xs)), np.array(ys, np.int32)
+
+
+def fit(x: np.ndarray, y: np.ndarray, n_classes: int, hidden: int, rng, epochs: int = 40) -> Mlp:
+    """Plain Adam on cross-entropy with a little weight decay; numpy is plenty for this."""
+    d = x.shape[1]
+    params = [
+        rng.normal(0, np.sqrt(2 / d), (d, hidden)).astype(np.float32),
+        np.zeros(hidden, np.float32),
+        rng.normal(0, np.sqrt(2 / hidden), (hidden, n_classes)).astype(np.float32),
+        np.zeros(n_classes, np.float32),
+    ]
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    lr, b1, b2, wd, step = 2e-3, 0.9, 0.999, 1e-4, 0
+    onehot = np.eye(n_classes, dtype=np.float32)[y] * 0.95 + 0.05 / n_classes
+    for epoch in range(epochs):
+        order = rng.permutation(len(x))
+        for i in range(0, len(x), 128):
+            bi = order[i : i + 128]
+            xb, tb = x[bi], onehot[bi]
+            h_pre = xb @ params[0] + params[1]
+            h = np.maximum(h_pre, 0)
+            p = softmax(h @ params[2] + params[3])
+            g_out = (p - tb) / len(bi)
+            g_w2 = h.T @ g_out + wd * params[2]
+            g_b2 = g_out.sum(0)
+            g_h = (g_out @ params[2].T) * (h_pre > 0)
+            g_w1 = xb.T @ g_h + wd * params[0]
+            g_b1 = g_h.sum(0)
+            step += 1
+            for j, g in enumerate((g_w1, g_b1, g_w2, g_b2)):
+                m[j] = b1 * m[j] + (1 - b1) * g
+                v[j] = b2 * v[j] + (1 - b2) * g * g
+                mh = m[j] / (1 - b1**step)
+                vh = v[j] / (1 - b2**step)
+                params[j] -= lr * mh / (np.sqrt(vh) + 1e-8)
+        if epoch == int(epochs * 0.7):
+            lr *= 0.3
+    return Mlp(*params)
+
+
+def train(
+    seed: int = 7, per_rank: int = 40, per_suit: int = 50
+) -> tuple[GlyphModel, dict[str, float]]:
+    rng = np.random.default_rng(seed)
+    ranks = rank_sources()
+    suits = suit_sources()
+    all_ranks = [m for ms in ranks.values() for m in ms]
+    all_suits = [m for ms in suits.values() for m in ms]
+    rank_junk = junk_sources(rng, all_suits, len(all_ranks) * per_rank // 12)
+    suit_junk = junk_sources(rng, all_ranks, len(all_suits) * per_suit // 4)
+    rx, ry = make_set(ranks, RANKS, per_rank, rank_junk, rng)
+    sx, sy = make_set(suits, SUITS, per_suit, suit_junk, rng)
+    rank = fit(rx, ry, len(RANKS), 128, rng)
+    suit = fit(sx, sy, len(SUITS), 48, rng)
+    # held-out check on freshly degraded glyphs
+    tx, ty = make_set(ranks, RANKS, 3, [], rng)
+    ux, uy = make_set(suits, SUITS, 3, [], rng)
+    stats = {
+        "rank_samples": float(len(ry)),
+        "suit_samples": float(len(sy)),
+        "rank_heldout_acc": float((rank.proba(tx).argmax(1) == ty).mean()),
+        "suit_heldout_acc": float((suit.proba(ux).argmax(1) == uy).mean()),
+    }
+    return GlyphModel(rank, suit), stats
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--out", type=Path, default=DEFAULT_WEIGHTS)
+    ap.add_argument("--seed", type=int, default=7)
+    args = ap.parse_args(argv)
+    t0 = time.time()
+    model, stats = train(args.seed)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    model.save(args.out)
+    print(
+        " ".join(f"{k}={v:.4g}" for k, v in stats.items()),
+        f"seconds={time.time() - t0:.1f}",
+        f"out={args.out}",
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
