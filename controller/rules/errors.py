@@ -1,0 +1,41 @@
+"""Inputs that cannot have happened at a real table.
+
+These are different from illegal plays. An illegal play (a revoke) is a fact the engine
+records and penalises; an impossible input (the same card twice, a 53rd card, a seat
+that has no cards left) means a reader or a person got something wrong, so the engine
+refuses it and leaves its state untouched. Messages are written for the table.
+"""
+
+from __future__ import annotations
+
+
+class ImpossibleInput(Exception):
+    """Base of every refused input; ``str(err)`` is a sentence for the table screen."""
+
+
+class CardSeenTwice(ImpossibleInput):
+    """The same physical card turned up twice in one hand."""
+
+
+class TooManyCards(ImpossibleInput):
+    """More than 52 cards dealt, or more than 13 to a seat."""
+
+
+class OutOfTurn(ImpossibleInput):
+    """A seat acted when it was not its turn and no rule allows it."""
+
+
+class NoCardsLeft(ImpossibleInput):
+    """A seat played although it has played all its cards."""
+
+
+class NotInHand(ImpossibleInput):
+    """A card was played by a seat that was not dealt it."""
+
+
+class WrongPhase(ImpossibleInput):
+    """An input that does not fit the moment (a bid during play, a play before the call)."""
+
+
+class InvalidChoice(ImpossibleInput):
+    """A call, bid or command whose content breaks the rules (a bid of 8, a redeal without cause)."""

@@ -1,0 +1,118 @@
+"""The state of one hand, as plain data. The logic that moves it lives in ``match``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Phase(StrEnum):
+    DRAW = "draw"  # drawing cards for the first dealer
+    DEAL = "deal"  # dealt mode: cards are coming over the deal spot
+    CALL = "call"  # waiting for the trump call or the auction
+    PLAY = "play"
+    PLAY_ON = "play-on"  # the winners of a 7-0 start are choosing
+    OVER = "over"  # the match is over
+
+
+def team_of(seat: int) -> int:
+    return seat & 1
+
+
+@dataclass(slots=True)
+class TrickCard:
+    seat: int
+    card: int
+    face_down: bool
+    #: Whether this card counts as trump: true only if trump was public when it landed
+    #: (or it is of the led suit and trump turns out to be the led suit).
+    trump: bool
+
+
+@dataclass(slots=True)
+class Pending:
+    """A flagged play that the table may still correct before the trick ends."""
+
+    seat: int
+    card: int
+    rule: str
+
+
+@dataclass(slots=True)
+class Auction:
+    turn: int
+    high: int = 0
+    high_seat: int | None = None
+    open_suit: int | None = None
+    passed: set[int] = field(default_factory=set)
+    done: bool = False
+
+
+@dataclass(slots=True)
+class Hand:
+    number: int
+    dealer: int
+    caller: int | None
+    first_leader: int | None
+    dealt_mode: bool
+    deal_order: tuple[int, ...] = ()
+    deal_index: int = 0
+    first_batch: int = 5
+    #: dealt mode: cards each seat holds now; played mode: cards known to be held
+    #: (a shown or turned trump, a card taken back).
+    holdings: list[set[int]] = field(default_factory=lambda: [set(), set(), set(), set()])
+    dealt: list[list[int]] = field(default_factory=lambda: [[], [], [], []])
+    played: set[int] = field(default_factory=set)
+    played_count: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    trump: int | None = None
+    trump_public: bool = False
+    trump_card: int | None = None
+    trump_how: str = ""
+    #: trick number in which trump became public (0: before the first trick)
+    trump_known_trick: int | None = None
+    card_number_call: int | None = None
+    auction: Auction | None = None
+    bid: int = 0
+    bid_open: bool = False
+    bid_forced: bool = False
+    leader: int = 0
+    trick_no: int = 1
+    trick: list[TrickCard] = field(default_factory=list)
+    asked: int | None = None  # seat that asked for the trump in this trick
+    must_trump: int | None = None  # seat that must trump if able in this trick
+    caller_revealed_on_lead: bool = False
+    trick_winners: list[int] = field(default_factory=list)
+    winning_cards: list[tuple[int, bool]] = field(default_factory=list)  # (card, was a cut)
+    captured: list[int] = field(default_factory=lambda: [0, 0])
+    pile: int = 0
+    run_seat: int | None = None
+    run_length: int = 0
+    voids: list[dict[int, tuple[int, int, str]]] = field(default_factory=lambda: [{}, {}, {}, {}])
+    pending: Pending | None = None
+    correction_from: int | None = None  # position after which replacements are allowed
+    face_down: list[tuple[int, int, int]] = field(default_factory=list)  # (seat, card, trick)
+    play_on_team: int | None = None
+    playing_on: bool = False
+    streak_courts: list[int] = field(default_factory=lambda: [0, 0])
+    started: bool = False  # any input has touched this hand
+
+    @property
+    def deal_complete(self) -> bool:
+        return not self.dealt_mode or self.deal_index >= 52
+
+    def turn(self) -> int | None:
+        """The seat that must play next in this trick (the first gap from the leader)."""
+        if len(self.trick) >= 4:
+            return None
+        taken = {tc.seat for tc in self.trick}
+        for i in range(4):
+            s = (self.leader + i) & 3
+            if s not in taken:
+                return s
+        return None
+
+    def led_suit(self) -> int | None:
+        for tc in self.trick:
+            if tc.seat == self.leader:
+                return -1 if tc.face_down else tc.card // 13
+        return None

@@ -1,0 +1,93 @@
+"""What each person at the table may see, as JSON-ready data.
+
+The public view is built only from public facts: played face-up cards, a trump once it
+is public, scores. A seat view adds that seat's own hand and, for the caller, the
+face-down trump. Nothing here reads a hidden card into the public view.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .cards import Card, Suit
+from .events import HandStarted, RevokeFlagged
+from .hand import Phase
+
+if TYPE_CHECKING:
+    from .match import Match
+
+
+def _flags_this_hand(m: Match) -> list[dict[str, Any]]:
+    flags: list[dict[str, Any]] = []
+    for e in reversed(m.events):
+        if isinstance(e, HandStarted):
+            break
+        if isinstance(e, RevokeFlagged):
+            flags.append(e.to_dict())
+    flags.reverse()
+    return flags
+
+
+def public_view(m: Match) -> dict[str, Any]:
+    h = m.hand
+    o = m.options
+    trick_cards = [
+        {"seat": tc.seat, "card": None if tc.face_down and not o.show_caller_discards else Card(tc.card).text,
+         "face_down": tc.face_down}
+        for tc in sorted(h.trick, key=lambda tc: (tc.seat - h.leader) & 3)
+    ]
+    pending = None
+    if h.pending is not None:
+        pc = None if any(tc.face_down and tc.card == h.pending.card for tc in h.trick) else Card(h.pending.card).text
+        pending = {"seat": h.pending.seat, "card": pc, "rule": h.pending.rule}
+    auction = None
+    if h.auction is not None:
+        a = h.auction
+        auction = {"turn": None if a.done else a.turn, "high": a.high or None, "high_seat": a.high_seat,
+                   "open_suit": Suit(a.open_suit).name if a.open_suit is not None else None,
+                   "passed": sorted(a.passed), "done": a.done}
+    shown = m.tally.shown_score(o)
+    return {
+        "phase": m.phase.value,
+        "knowledge": m.knowledge,
+        "hand": h.number,
+        "dealer": h.dealer,
+        "caller": h.caller,
+        "bid": h.bid or None,
+        "bid_open": h.bid_open,
+        "auction": auction,
+        "trump": Suit(h.trump).name if h.trump is not None and h.trump_public else None,
+        "trump_card": Card(h.trump_card).text if h.trump_public and h.trump_card is not None else None,
+        "trump_hidden": h.trump is not None and not h.trump_public,
+        "trump_how": h.trump_how or None,
+        "cards_dealt": h.deal_index if m.dealt_mode else None,
+        "turn": h.turn() if m.phase is Phase.PLAY and h.pending is None else None,
+        "trick": {"number": h.trick_no, "leader": h.leader, "cards": trick_cards},
+        "tricks": list(h.captured),
+        "pile": h.pile,
+        "tricks_by_seat": [sum(1 for w in h.trick_winners if w == s) for s in range(4)],
+        "score": list(shown),
+        "score_kind": {"courts": "courts", "bid": "net"}.get(o.scoring.value, "points"),
+        "streak": {"team": m.tally.streak_team, "count": m.tally.streak, "target": o.hand_streak},
+        "trick_streak": {"team": m.tally.trick_streak_team, "count": m.tally.trick_streak, "target": o.trick_streak},
+        "pending_revoke": pending,
+        "revokes": _flags_this_hand(m),
+        "play_on_team": h.play_on_team if m.phase is Phase.PLAY_ON else None,
+        "playing_on": h.playing_on,
+        "history": list(m.history),
+        "last_hand": m.history[-1] if m.history else None,
+        "match_end": {"kind": o.match_end.value, "target": o.match_target, "time_up": m.time_up},
+        "match_over": None if m.phase is not Phase.OVER else {"winner": m.winner, "reason": m.over_reason},
+    }
+
+
+def seat_view(m: Match, seat: int) -> dict[str, Any]:
+    h = m.hand
+    view = public_view(m)
+    view["seat"] = seat
+    view["my_hand"] = [Card(c).text for c in sorted(h.holdings[seat], key=lambda c: (c // 13, -(c % 13)))]
+    if seat == h.caller and h.trump is not None:
+        view["my_trump"] = Suit(h.trump).name
+        view["my_trump_card"] = Card(h.trump_card).text if h.trump_card is not None else None
+    view["my_face_down"] = [Card(c).text for s, c, _ in h.face_down if s == seat]
+    return view
