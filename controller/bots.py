@@ -26,16 +26,16 @@ class BotTable:
         self.rng = rng
         self.revoke_rate = revoke_rate
         self.correct_rate = correct_rate
-        self._hand_obj: Hand | None = None
+        self._deal_seen = -1
         self.hands: list[set[int]] = [set(), set(), set(), set()]
         self.deck: list[int] = []
 
     # -- the physical deal
-    def _sync(self) -> None:
+    def sync(self) -> None:
         h = self.match.hand
-        if h is self._hand_obj:
+        if self.match.deals_started == self._deal_seen:
             return
-        self._hand_obj = h
+        self._deal_seen = self.match.deals_started
         deck = list(range(52))
         self.rng.shuffle(deck)
         self.deck = deck
@@ -56,7 +56,7 @@ class BotTable:
     # -- deciding the next input
     def next_input(self) -> Any:
         m = self.match
-        self._sync()
+        self.sync()
         h = m.hand
         if m.phase is Phase.DRAW:
             seat = next(s for s in range(4) if s not in m.draws)

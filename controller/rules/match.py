@@ -107,6 +107,7 @@ class Match:
         self.winner: int | None = None
         self.over_reason: str | None = None
         self.draws: dict[int, int] = {}
+        self.deals_started = 0  # counts hands and redeals: a new deal each time
         self.phase = Phase.DRAW
         self.hand: Hand = self._new_hand(1, first_dealer, None)
         out: list[Event] = [MatchStarted(first_dealer, knowledge)]
@@ -179,6 +180,7 @@ class Match:
 
     def _start_hand(self, h: Hand) -> list[Event]:
         self.hand = h
+        self.deals_started += 1
         out: list[Event] = [HandStarted(h.number, h.dealer, h.caller)]
         self.phase = Phase.DEAL if self.dealt_mode else Phase.CALL
         self._maybe_start_play(out)
@@ -617,8 +619,10 @@ class Match:
         lead = not h.trick
         led = None if lead else h.led_suit()
         hidden = h.trump is not None and not h.trump_public
+        # The caller's off-suit card goes face down while trump is hidden -- except the
+        # face-down trump card itself: taking it off the trump spot shows it to everyone.
         face_down = (hidden and seat == h.caller and o.caller_face_down and led is not None
-                     and led >= 0 and suit != led)
+                     and led >= 0 and suit != led and c != h.trump_card)
         violations: list[tuple[str, int | None, str]] = []
         holding = h.holdings[seat]
         # --- what the engine can prove right now
@@ -654,9 +658,9 @@ class Match:
             h.trump = suit
             self._make_public_trump(suit, c, seat, "first card off suit", out)
             counts_as_trump = True
-        if hidden and not face_down and c == h.trump_card:
+        if hidden and c == h.trump_card:
             self._reveal("the face-down trump card was played", out)
-            counts_as_trump = suit != led if led is not None else False
+            counts_as_trump = True
         h.trick.append(TrickCard(seat, c, face_down, counts_as_trump))
         out.append(PlayAccepted(seat, None if face_down else Card(c), h.trick_no, face_down))
         if face_down:
