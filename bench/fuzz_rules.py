@@ -20,5 +20,6 @@ for name in sorted(PRESETS):
                 again = Match.replay(m.options, m.inputs, first_dealer=m.first_dealer, knowledge=m.knowledge)
                 assert again.events == m.events
             except Exception as e:
-                print(name, mode, seed, rr, type(e).__name__, str(e)[:300]); break
+                print(name, mode, seed, rr, type(e).__name__, str(e)[:300])
+                break
     print(name, "done")
