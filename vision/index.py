@@ -45,6 +45,7 @@ class IndexGlyphs:
     rank: np.ndarray
     suit: np.ndarray
     redness: float
+    rank_parts: int = 1  # side-by-side glyphs of equal height: two only for a "10"
 
 
 def ink_map(corner_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -65,12 +66,20 @@ def ink_map(corner_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _blobs(ink: np.ndarray) -> tuple[list[Blob], np.ndarray]:
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     h, w = ink.shape
+    # The card's own edge (and its shadow) can touch an index printed close to it; a
+    # thin band is cleared first so the two come apart.
+    band = max(2, round(0.015 * w / CORNER_W))
+    ink = ink.copy()
+    ink[:, :band] = 0
+    ink[:band, :] = 0
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     out = []
     for i in range(1, n):
         x, y, bw, bh, area = (int(v) for v in stats[i])
-        if x <= 0 or y <= 0:  # the card edge, or table showing through a round corner
+        if x <= band and y <= band:  # table showing through a round corner
+            continue
+        if x + bw >= w or y + bh >= h:  # cut off by the crop: part of the picture or a pip
             continue
         if bh < 0.025 * h / CORNER_H or area < 12:
             continue
@@ -115,7 +124,7 @@ def find_index(corner_bgr: np.ndarray) -> IndexGlyphs | None:
         ]
         if not below:
             continue
-        suit = min(below, key=lambda b: b.y)
+        suit = min(below, key=lambda b: (b.y - y1) + 2 * abs(b.cx - (x0 + x1) / 2))
         rank_mask = np.isin(labels, [b.label for b in rank_parts])
         suit_mask = labels == suit.label
         r_mask = rank_mask[y0:y1, x0:x1]
@@ -123,7 +132,9 @@ def find_index(corner_bgr: np.ndarray) -> IndexGlyphs | None:
         inkpix = lab[rank_mask | suit_mask]
         paperpix = lab[ink == 0]
         redness = float(inkpix[:, 1].mean() - paperpix[:, 1].mean()) if len(paperpix) else 0.0
-        return IndexGlyphs(r_mask.astype(np.uint8) * 255, s_mask.astype(np.uint8) * 255, redness)
+        return IndexGlyphs(
+            r_mask.astype(np.uint8) * 255, s_mask.astype(np.uint8) * 255, redness, len(rank_parts)
+        )
     return None
 
 

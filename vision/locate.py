@@ -80,7 +80,7 @@ def _fit_quad(contour: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
     q_area = cv2.contourArea(quad)
     if q_area <= 0 or area / q_area < cfg.min_solidity:
         return None
-    q = order_quad(quad)
+    q = order_quad(_refine(quad, contour.reshape(-1, 2).astype(np.float32)))
     short = (np.linalg.norm(q[0] - q[1]) + np.linalg.norm(q[2] - q[3])) / 2
     long = (np.linalg.norm(q[1] - q[2]) + np.linalg.norm(q[3] - q[0])) / 2
     if short <= 0 or not cfg.min_aspect <= long / short <= cfg.max_aspect:
@@ -88,11 +88,69 @@ def _fit_quad(contour: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
     return q
 
 
+def _refine(quad: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Fit a line to each side's contour points and intersect them.
+
+    The polygon approximation puts corners somewhere on the rounded card corners, a few
+    pixels off; straight sides fitted by least squares are more exact, and an index
+    printed close to the edge depends on that.
+    """
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        d = b - a
+        length = float(np.linalg.norm(d))
+        if length < 1:
+            return quad
+        u = d / length
+        rel = pts - a
+        along = rel @ u
+        across = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
+        sel = (along > 0.15 * length) & (along < 0.85 * length) & (across < max(3.0, 0.04 * length))
+        if sel.sum() < 5:
+            return quad
+        vx, vy, x0, y0 = cv2.fitLine(pts[sel], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)))
+    out = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        m = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]], np.float32)
+        if abs(np.linalg.det(m)) < 1e-6:
+            return quad
+        t = np.linalg.solve(m, p2 - p1)
+        out.append(p1 + t[0] * d1)
+    res = np.array(out, np.float32)
+    if np.abs(res - quad).max() > 0.1 * np.linalg.norm(quad[0] - quad[2]):
+        return quad
+    return res
+
+
 def _grow(q: np.ndarray, by: float) -> np.ndarray:
     c = q.mean(axis=0)
     d = q - c
     n = np.linalg.norm(d, axis=1, keepdims=True)
     return (c + d * (n + by) / np.maximum(n, 1e-6)).astype(np.float32)
+
+
+def _split(
+    c: np.ndarray, mask: np.ndarray, gray: np.ndarray, cfg: LocateConfig, lo: float, hi: float
+) -> list[np.ndarray]:
+    """Card outlines inside one paper blob once it is cut along image edges."""
+    x, y, w, h = cv2.boundingRect(c)
+    blob = np.zeros((h, w), np.uint8)
+    cv2.drawContours(blob, [c - [x, y]], -1, 255, -1)
+    blob &= mask[y : y + h, x : x + w]
+    edges = cv2.Canny(gray[y : y + h, x : x + w], 40, 120)
+    blob[cv2.dilate(edges, np.ones((2, 2), np.uint8)) > 0] = 0
+    blob = cv2.morphologyEx(blob, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    parts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    out = []
+    for part in parts:
+        if lo <= cv2.contourArea(part) <= hi:
+            q = _fit_quad(part, cfg)
+            if q is not None:
+                out.append(_grow(q, 1.5) + np.array([x, y], np.float32))
+    return out
 
 
 def find_quads(frame_bgr: np.ndarray, cfg: LocateConfig = _DEFAULT) -> list[np.ndarray]:
@@ -112,31 +170,21 @@ def find_quads(frame_bgr: np.ndarray, cfg: LocateConfig = _DEFAULT) -> list[np.n
     lo, hi = cfg.min_area_frac * sh * sw, cfg.max_area_frac * sh * sw
     gray: np.ndarray | None = None
     quads = []
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     for c in contours:
         a = cv2.contourArea(c)
         if a < lo:
             continue
-        q = _fit_quad(c, cfg) if a <= hi else None
-        if q is not None:
-            quads.append(q)
-            continue
-        # Not one card: perhaps several touching. Cut this blob along image edges.
+        whole = _fit_quad(c, cfg) if a <= hi else None
         if gray is None:
             gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-        x, y, w, h = cv2.boundingRect(c)
-        blob = np.zeros((h, w), np.uint8)
-        cv2.drawContours(blob, [c - [x, y]], -1, 255, -1, offset=(0, 0))
-        blob &= mask[y : y + h, x : x + w]
-        edges = cv2.Canny(gray[y : y + h, x : x + w], 40, 120)
-        blob[cv2.dilate(edges, np.ones((2, 2), np.uint8)) > 0] = 0
-        blob = cv2.morphologyEx(blob, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        parts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        for part in parts:
-            if lo <= cv2.contourArea(part) <= hi:
-                q = _fit_quad(part, cfg)
-                if q is not None:
-                    quads.append(_grow(q, 1.5) + [x, y])
+        # Two cards side by side can make a card-shaped blob too, so every blob is also
+        # cut along image edges; if that yields several cards, they win.
+        parts = _split(c, mask, gray, cfg, lo, hi)
+        if len(parts) >= 2 or (whole is None and parts):
+            quads += parts
+        elif whole is not None:
+            quads.append(whole)
     return [order_quad(q / scale) for q in quads]
 
 

@@ -175,3 +175,29 @@ def camera(scene: np.ndarray, rng: np.random.Generator, glare: bool = True) -> n
     img = np.clip(img, 0, 255).astype(np.uint8)
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 95))])
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+@dataclass(frozen=True)
+class CardSpec:
+    """A card to lay in a scene: ``card`` None lays a face-down back."""
+
+    card: str | None
+    center: tuple[float, float]
+    height_px: float = 300.0
+    angle_deg: float = 0.0
+    style: int = 0
+
+
+def scene(
+    cards: list[CardSpec], seed: int = 0, size: tuple[int, int] = (1280, 960), glare: bool = True
+) -> tuple[np.ndarray, list[Placed]]:
+    """A whole camera frame: cards laid in order (later ones on top) on a random table."""
+    rng = np.random.default_rng(seed)
+    img = table(rng, size)
+    placed = []
+    for spec in cards:
+        face = card_face(spec.card, spec.style) if spec.card else card_back()
+        placed.append(
+            place(img, face, spec.center, spec.height_px, spec.angle_deg, rng, card=spec.card)
+        )
+    return camera(img, rng, glare=glare), placed

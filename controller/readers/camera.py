@@ -1,0 +1,228 @@
+"""Overhead camera as a card reader: frames in, :class:`CardSeen` out.
+
+Frame sources (USB camera through OpenCV, Picamera2 on a Pi, a video file, a folder of
+images, or any iterable of frames) all feed the same path: ``vision.CardDetector``
+finds and reads the cards, the zone map puts each in a play spot, and
+``vision.tracker.ZoneTracker`` turns per-frame readings into plays. So the simulator and
+the tests drive the camera reader exactly like the RFID readers: same sightings, same
+:meth:`CameraReader.poll` / :meth:`sightings` / :meth:`start` shape.
+
+Face-down cards show no index and are never reported: for the hidden-trump presets, put
+one RFID reader under the trump spot and leave ``trump`` out of the camera's zones (see
+docs/camera.md).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from controller.sightings import ALL_ZONES, CardSeen, ReaderFault
+from vision.detector import CardDetector, Detection
+from vision.tracker import Reading, TrackerConfig, ZoneEvent, ZoneTracker
+from vision.zones import ZoneMap
+
+Sighting = CardSeen | ReaderFault
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+
+
+class FrameSource(Protocol):
+    """Anything that hands out BGR frames; ``read`` returns None when there are no more."""
+
+    def read(self) -> np.ndarray | None: ...
+
+    def close(self) -> None: ...
+
+
+class OpenCVSource:
+    """A USB camera (device index) or a video file/URL, through ``cv2.VideoCapture``."""
+
+    def __init__(self, device: int | str = 0, size: tuple[int, int] | None = (1280, 960)) -> None:
+        import cv2
+
+        self._cap = cv2.VideoCapture(device)
+        if size is not None and isinstance(device, int):
+            self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
+            self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
+        if not self._cap.isOpened():
+            raise OSError(f"cannot open camera or video {device!r}")
+
+    def read(self) -> np.ndarray | None:
+        ok, frame = self._cap.read()
+        return frame if ok else None
+
+    def close(self) -> None:
+        self._cap.release()
+
+
+class Picamera2Source:
+    """The Pi camera through Picamera2 (imported only when used; absent off the Pi)."""
+
+    def __init__(self, size: tuple[int, int] = (1280, 960)) -> None:
+        try:
+            from picamera2 import Picamera2  # type: ignore[import-not-found]
+        except ImportError as exc:  # pragma: no cover - depends on the Pi's packages
+            raise OSError("Picamera2 is not installed (apt install python3-picamera2)") from exc
+        self._cam = Picamera2()
+        self._cam.configure(
+            self._cam.create_video_configuration(main={"size": size, "format": "RGB888"})
+        )
+        self._cam.start()
+
+    def read(self) -> np.ndarray | None:
+        # Picamera2's "RGB888" is laid out B, G, R in memory: already OpenCV's order.
+        return self._cam.capture_array()
+
+    def close(self) -> None:
+        self._cam.stop()
+        self._cam.close()
+
+
+class FolderSource:
+    """Every image in a folder, in name order: a recorded game as stills."""
+
+    def __init__(self, folder: str | Path) -> None:
+        self._paths = sorted(
+            p for p in Path(folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES
+        )
+        self._i = 0
+
+    def read(self) -> np.ndarray | None:
+        import cv2
+
+        while self._i < len(self._paths):
+            frame = cv2.imread(str(self._paths[self._i]))
+            self._i += 1
+            if frame is not None:
+                return frame
+        return None
+
+    def close(self) -> None:
+        self._i = len(self._paths)
+
+
+class IterableSource:
+    """Frames from any iterable (the simulator and tests hand frames straight in)."""
+
+    def __init__(self, frames: Iterable[np.ndarray]) -> None:
+        self._it = iter(frames)
+
+    def read(self) -> np.ndarray | None:
+        return next(self._it, None)
+
+    def close(self) -> None:
+        self._it = iter(())
+
+
+def open_source(spec: str | int | Path) -> FrameSource:
+    """``0`` or ``/dev/video0`` (USB camera), ``picamera2``, a folder, or a video file."""
+    if isinstance(spec, int) or (isinstance(spec, str) and spec.isdigit()):
+        return OpenCVSource(int(spec))
+    if str(spec) == "picamera2":
+        return Picamera2Source()
+    if Path(spec).is_dir():
+        return FolderSource(spec)
+    return OpenCVSource(str(spec), size=None)
+
+
+class CameraReader:
+    """One camera watching several zones, reporting a :class:`CardSeen` per play.
+
+    ``on_removed`` (optional) hears when a played card leaves its zone; removals are not
+    sightings, but the referee or dashboard may want them.
+    """
+
+    def __init__(
+        self,
+        source: FrameSource,
+        zones: ZoneMap,
+        *,
+        detector: CardDetector | None = None,
+        tracker: TrackerConfig | None = None,
+        source_name: str = "camera",
+        clock: Callable[[], float] = time.time,
+        on_removed: Callable[[ZoneEvent], None] | None = None,
+        frame_interval: float = 0.0,
+    ) -> None:
+        unknown = [n for n in zones.names() if n not in ALL_ZONES]
+        if unknown:
+            raise ValueError(f"unknown zones {unknown}; expected some of {', '.join(ALL_ZONES)}")
+        self.source = source
+        self.zones = zones
+        self.detector = detector or CardDetector()
+        self.tracker = ZoneTracker(tracker)
+        self.source_name = source_name
+        self._clock = clock
+        self.on_removed = on_removed
+        self.frame_interval = frame_interval
+        self.finished = False
+        self.last_detections: list[Detection] = []
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    def new_hand(self) -> None:
+        self.tracker.new_hand()
+
+    def process(self, frame: np.ndarray) -> list[CardSeen]:
+        """Recognise one frame and return the plays it completes."""
+        self.last_detections = self.detector.detect(frame)
+        readings = []
+        for d in self.last_detections:
+            zone = self.zones.zone_at(d.center)
+            if zone is not None:
+                readings.append(Reading(zone, d.card, d.confidence))
+        out = []
+        for ev in self.tracker.update(readings, self.zones.names()):
+            if ev.kind == "played":
+                out.append(
+                    CardSeen(zone=ev.zone, card=ev.card, at=self._clock(), source=self.source_name)
+                )
+            elif self.on_removed is not None:
+                self.on_removed(ev)
+        return out
+
+    def poll(self) -> list[Sighting]:
+        """Read and recognise one frame. An empty source sets :attr:`finished`."""
+        try:
+            frame = self.source.read()
+        except OSError as exc:
+            return [
+                ReaderFault(source=self.source_name, message=f"camera: {exc}", at=self._clock())
+            ]
+        if frame is None:
+            self.finished = True
+            return []
+        return list(self.process(frame))
+
+    def sightings(self, stop: threading.Event | None = None) -> Iterator[Sighting]:
+        """Yield sightings until the source runs dry or ``stop`` is set."""
+        stop = stop or self._stop
+        while not stop.is_set() and not self.finished:
+            yield from self.poll()
+            if self.frame_interval:
+                stop.wait(self.frame_interval)
+
+    def start(self, on_sighting: Callable[[Sighting], None]) -> None:
+        """Read in a background thread, handing each sighting to ``on_sighting``."""
+        if self._thread is not None:
+            raise RuntimeError("reader already started")
+        self._stop.clear()
+
+        def run() -> None:
+            for s in self.sightings(self._stop):
+                on_sighting(s)
+
+        self._thread = threading.Thread(target=run, name="camera", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5)
+            self._thread = None
+        self.source.close()
