@@ -14,6 +14,7 @@ from gpiozero.pins.mock import MockFactory
 from controller.gpio import GpioPins, SignalTiming, TableSignals
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "gpio.md"
+HARDWARE = Path(__file__).resolve().parents[1] / "hardware" / "README.md"
 PINS = GpioPins()
 FAST = SignalTiming(
     accept_flash=0.02,
@@ -70,17 +71,58 @@ def untouched(factory: MockFactory, pins: list[int]) -> bool:
 # -- pins as data -----------------------------------------------------------------------
 
 
-def test_documented_defaults_match_the_module() -> None:
-    """docs/gpio.md's table and GpioPins() must name the same BCM pins."""
-    rows = re.findall(
-        r"^\|\s*`(\w+(?:\[\d\])?)`\s*\|\s*GPIO(\d+)\s*\|\s*(\d+)\s*\|", DOCS.read_text(), re.M
-    )
-    documented = {name: int(bcm) for name, bcm, _header in rows}
+def header_pin(bcm: int) -> int:
+    """The 40-pin header position of a BCM GPIO, from gpiozero's own board data."""
+    ((_header, info),) = list(MockFactory().board_info.find_pin(f"GPIO{bcm}"))
+    return info.number
+
+
+def ground_pins() -> set[int]:
+    return {info.number for _header, info in MockFactory().board_info.find_pin("GND")}
+
+
+def expected_names() -> dict[str, int]:
     expected = {f"green[{s}]": p for s, p in enumerate(PINS.green)}
     expected |= {f"red[{s}]": p for s, p in enumerate(PINS.red)}
     expected |= {"buzzer": PINS.buzzer, "undo": PINS.undo, "confirm": PINS.confirm}
-    expected |= {"play_on": PINS.play_on}
-    assert documented == expected
+    return expected | {"play_on": PINS.play_on}
+
+
+def test_documented_defaults_match_the_module_and_the_header() -> None:
+    """docs/gpio.md's table names the same BCM pins as GpioPins(), at the right header pins."""
+    text = DOCS.read_text()
+    rows = re.findall(r"^\|\s*`(\w+(?:\[\d\])?)`\s*\|\s*GPIO(\d+)\s*\|\s*(\d+)\s*\|", text, re.M)
+    assert {name: int(bcm) for name, bcm, _ in rows} == expected_names()
+    for name, bcm, header in rows:
+        assert header_pin(int(bcm)) == int(header), f"{name}: GPIO{bcm} is not header pin {header}"
+    grounds = re.search(r"Ground pins near these: ([\d, ]+)", text)
+    assert grounds and {int(p) for p in grounds.group(1).split(",")} <= ground_pins()
+
+
+HARDWARE_NAMES = {
+    r"green LED seat (\d)": "green[{}]",
+    r"red LED seat (\d)": "red[{}]",
+    r"buzzer": "buzzer",
+    r"Undo button": "undo",
+    r"Confirm / next hand": "confirm",
+    r"Play on": "play_on",
+}
+
+
+def test_hardware_readme_wiring_matches_the_defaults() -> None:
+    """hardware/README.md's Pi header table agrees with GpioPins() and the real header."""
+    text = HARDWARE.read_text().split("### Raspberry Pi header", 1)[1].split("##", 1)[0]
+    rows = re.findall(r"^\|\s*([^|]+?)\s*\|\s*GPIO(\d+)\s*\|\s*(\d+)\s*\|", text, re.M)
+    found: dict[str, int] = {}
+    for part, bcm, header in rows:
+        assert header_pin(int(bcm)) == int(header), f"{part}: GPIO{bcm} is not header pin {header}"
+        for pattern, name in HARDWARE_NAMES.items():
+            match = re.fullmatch(pattern, part)
+            if match:
+                found[name.format(*match.groups())] = int(bcm)
+    assert found == expected_names()
+    grounds = re.search(r"^\| ground \| GND \| ([\d, ]+) \|", text, re.M)
+    assert grounds and {int(p) for p in grounds.group(1).split(",")} <= ground_pins()
 
 
 def test_pins_from_config_mapping() -> None:
