@@ -62,6 +62,7 @@ class Hand:
     #: (a shown or turned trump, a card taken back).
     holdings: list[set[int]] = field(default_factory=lambda: [set(), set(), set(), set()])
     dealt: list[list[int]] = field(default_factory=lambda: [[], [], [], []])
+    dealt_set: set[int] = field(default_factory=set)
     played: set[int] = field(default_factory=set)
     played_count: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     trump: int | None = None
@@ -102,8 +103,11 @@ class Hand:
 
     def turn(self) -> int | None:
         """The seat that must play next in this trick (the first gap from the leader)."""
-        if len(self.trick) >= 4:
+        n = len(self.trick)
+        if n >= 4:
             return None
+        if self.pending is None and self.correction_from is None:
+            return (self.leader + n) & 3  # no gaps without a correction
         taken = {tc.seat for tc in self.trick}
         for i in range(4):
             s = (self.leader + i) & 3

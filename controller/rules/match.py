@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import inputs as I
-from .cards import ACE, JACK, Card, Suit
+from .cards import ACE, CARDS, JACK, Card, Suit
 from .errors import (
     CardSeenTwice,
     ImpossibleInput,
@@ -98,6 +98,7 @@ class Match:
             raise ValueError("first dealer must be a seat 0-3")
         self.options = options
         self.knowledge = knowledge
+        self.dealt_mode = knowledge == DEALT
         self.first_dealer = first_dealer
         self.inputs: list[Any] = []
         self.events: list[Event] = []
@@ -133,10 +134,9 @@ class Match:
         if self.phase is Phase.OVER and not isinstance(move, I.MoveTimeout):
             raise WrongPhase("the match is over; start a new match")
         out: list[Event] = []
-        try:
-            handler = _HANDLERS[type(move)]
-        except KeyError:
-            raise TypeError(f"not an engine input: {move!r}") from None
+        handler = _HANDLERS.get(type(move))
+        if handler is None:
+            raise TypeError(f"not an engine input: {move!r}")
         try:
             handler(self, move, out)
         except ImpossibleInput:
@@ -151,10 +151,6 @@ class Match:
         fresh = Match.replay(self.options, self.inputs, first_dealer=self.first_dealer,
                              knowledge=self.knowledge, skip_impossible=True)
         self.__dict__.update(fresh.__dict__)
-
-    @property
-    def dealt_mode(self) -> bool:
-        return self.knowledge == DEALT
 
     # ------------------------------------------------------------------ hands
     def _new_hand(self, number: int, dealer: int, caller: int | None) -> Hand:
@@ -224,9 +220,9 @@ class Match:
         if move.seat in self.draws:
             raise OutOfTurn(f"{seat_name(move.seat)} has already drawn")
         if move.card in self.draws.values():
-            raise CardSeenTwice(f"{Card(move.card)} was already drawn")
+            raise CardSeenTwice(f"{CARDS[move.card]} was already drawn")
         self.draws[move.seat] = move.card
-        out.append(CardDrawn(move.seat, Card(move.card)))
+        out.append(CardDrawn(move.seat, CARDS[move.card]))
         if len(self.draws) < 4:
             return
         # Lowest card deals: rank first, then clubs < diamonds < hearts < spades.
@@ -250,13 +246,14 @@ class Match:
         if not self.dealt_mode:
             raise WrongPhase("cards are not read at the deal in 'played' mode")
         if self.phase not in (Phase.DEAL, Phase.CALL) or h.deal_index >= 52:
-            raise TooManyCards(f"a 53rd card: all 52 are dealt ({Card(move.card)})")
+            raise TooManyCards(f"a 53rd card: all 52 are dealt ({CARDS[move.card]})")
         c = int(move.card)
         seat = h.deal_order[h.deal_index]
-        for s in range(4):
-            if c in h.holdings[s]:
-                raise CardSeenTwice(f"{Card(c)} was already dealt to {seat_name(s)} this hand")
+        if c in h.dealt_set:
+            owner = next(s for s in range(4) if c in h.dealt[s])
+            raise CardSeenTwice(f"{CARDS[c]} was already dealt to {seat_name(owner)} this hand")
         h.started = True
+        h.dealt_set.add(c)
         h.holdings[seat].add(c)
         h.dealt[seat].append(c)
         h.deal_index += 1
@@ -366,7 +363,7 @@ class Match:
         h.trump_card = card
         h.trump_how = how
         h.trump_known_trick = 0 if not h.trick_winners and not h.trick else h.trick_no
-        out.append(TrumpCalled(seat, Suit(suit), how, Card(card) if card is not None else None))
+        out.append(TrumpCalled(seat, Suit(suit), how, CARDS[card] if card is not None else None))
 
     def _on_call(self, move: I.CallTrump, out: list[Event]) -> None:
         self._require_call(TrumpCall.ANNOUNCED)
@@ -381,7 +378,7 @@ class Match:
         h = self.hand
         c = int(move.card)
         if self.dealt_mode and c not in h.dealt[move.seat][: h.first_batch]:
-            raise NotInHand(f"{Card(c)} is not among {seat_name(move.seat)}'s first {h.first_batch} cards")
+            raise NotInHand(f"{CARDS[c]} is not among {seat_name(move.seat)}'s first {h.first_batch} cards")
         self._check_unseen_elsewhere(c, move.seat)
         h.started = True
         h.holdings[move.seat].add(c)
@@ -445,7 +442,7 @@ class Match:
         h.trump_public = False
         h.trump_how = "hidden"
         out.append(TrumpHidden(move.seat))
-        out.append(TrumpSetSecretly(move.seat, Suit(h.trump), Card(c) if c is not None else None))
+        out.append(TrumpSetSecretly(move.seat, Suit(h.trump), CARDS[c] if c is not None else None))
         if self.dealt_mode and h.deal_complete and self._check_seven_trumps(out):
             return
         self._maybe_start_play(out)
@@ -453,10 +450,10 @@ class Match:
     def _check_unseen_elsewhere(self, c: int, seat: int | None) -> None:
         h = self.hand
         if c in h.played:
-            raise CardSeenTwice(f"{Card(c)} has already been played this hand")
+            raise CardSeenTwice(f"{CARDS[c]} has already been played this hand")
         for s in range(4):
             if s != seat and c in h.holdings[s]:
-                raise NotInHand(f"{Card(c)} belongs to {seat_name(s)}, not {seat_name(seat or 0)}")
+                raise NotInHand(f"{CARDS[c]} belongs to {seat_name(s)}, not {seat_name(seat or 0)}")
 
     def _check_seven_trumps(self, out: list[Event]) -> bool:
         h = self.hand
@@ -516,8 +513,8 @@ class Match:
         self._reveal(f"asked by seat {move.seat}", out)
         if self.dealt_mode and led >= 0 and any(c // 13 == led for c in h.holdings[move.seat]):
             proof = min(c for c in h.holdings[move.seat] if c // 13 == led)
-            out.append(RevokeFlagged(move.seat, None, h.trick_no, FOLLOW_SUIT, Card(proof),
-                                     f"asked for the trump while holding {Card(proof)}"))
+            out.append(RevokeFlagged(move.seat, None, h.trick_no, FOLLOW_SUIT, CARDS[proof],
+                                     f"asked for the trump while holding {CARDS[proof]}"))
 
     def _on_reveal(self, move: I.RevealTrump, out: list[Event]) -> None:
         h = self.hand
@@ -549,7 +546,7 @@ class Match:
         h.trump_public = True
         h.trump_known_trick = h.trick_no
         c = h.trump_card
-        out.append(TrumpRevealed(Suit(h.trump), Card(c) if c is not None else None, h.trick_no, reason))  # type: ignore[arg-type]
+        out.append(TrumpRevealed(Suit(h.trump), CARDS[c] if c is not None else None, h.trick_no, reason))  # type: ignore[arg-type]
 
     # ------------------------------------------------------------------ play
     def _on_play(self, move: I.Play, out: list[Event]) -> None:
@@ -566,7 +563,7 @@ class Match:
         seat, c = move.seat, int(move.card)
         if seat not in range(4):
             raise OutOfTurn(f"there is no seat {seat}")
-        held = self._held_trick(seat)
+        held = self._held_trick(seat) if h.pending is not None or h.correction_from is not None else None
         if held == "close":
             self._close_trick(out)
             if self.phase is not Phase.PLAY or self.hand is not h:
@@ -584,8 +581,6 @@ class Match:
     def _held_trick(self, seat: int) -> str | None:
         """While a trick is held open after a flag or a correction: replace or close?"""
         h = self.hand
-        if h.pending is None and h.correction_from is None:
-            return None
         pos = next((i for i, tc in enumerate(h.trick) if tc.seat == seat), None)
         if pos is not None and self._may_replace(seat, pos):
             return "replace"
@@ -602,15 +597,15 @@ class Match:
         if h.played_count[seat] >= 13:
             raise NoCardsLeft(f"{seat_name(seat)} has no cards left")
         if c in h.played:
-            raise CardSeenTwice(f"{Card(c)} has already been played this hand")
+            raise CardSeenTwice(f"{CARDS[c]} has already been played this hand")
         if self.dealt_mode:
             if c not in h.holdings[seat]:
                 owner = next(s for s in range(4) if c in h.holdings[s])
-                raise NotInHand(f"{Card(c)} was dealt to {seat_name(owner)}, it cannot come from {seat_name(seat)}")
+                raise NotInHand(f"{CARDS[c]} was dealt to {seat_name(owner)}, it cannot come from {seat_name(seat)}")
         else:
             for s in range(4):
                 if s != seat and c in h.holdings[s]:
-                    raise NotInHand(f"{Card(c)} is {seat_name(s)}'s card, it cannot come from {seat_name(seat)}")
+                    raise NotInHand(f"{CARDS[c]} is {seat_name(s)}'s card, it cannot come from {seat_name(seat)}")
 
     def _play(self, seat: int, c: int, out: list[Event]) -> None:
         h = self.hand
@@ -631,7 +626,7 @@ class Match:
                 proof = _lowest_of(holding, led, exclude=c)
                 if proof is not None:
                     violations.append((FACE_DOWN_NOT_VOID if face_down else FOLLOW_SUIT, proof,
-                                       f"did not follow {Suit(led).title} holding {Card(proof)}"))
+                                       f"did not follow {Suit(led).title} holding {CARDS[proof]}"))
             if hidden and not face_down and o.ask_rule is AskRule.OPPONENTS_MUST and h.caller is not None \
                     and team_of(seat) != team_of(h.caller) and h.asked != seat \
                     and not (violations and violations[0][0] == FOLLOW_SUIT):
@@ -639,11 +634,11 @@ class Match:
         if h.must_trump == seat and h.trump_public and suit != h.trump and self.dealt_mode:
             proof = _lowest_of(holding, h.trump, exclude=c)  # type: ignore[arg-type]
             if proof is not None and not (led is not None and led >= 0 and suit == led):
-                violations.append((TRUMP_AFTER_ASK, proof, f"did not trump after the reveal holding {Card(proof)}"))
+                violations.append((TRUMP_AFTER_ASK, proof, f"did not trump after the reveal holding {CARDS[proof]}"))
         if lead and h.caller_revealed_on_lead and seat == h.caller and suit != h.trump and self.dealt_mode:
             proof = _lowest_of(holding, h.trump, exclude=c)  # type: ignore[arg-type]
             if proof is not None:
-                violations.append((LEAD_TRUMP_AFTER_REVEAL, proof, f"showed the trump on the lead but led no trump, holding {Card(proof)}"))
+                violations.append((LEAD_TRUMP_AFTER_REVEAL, proof, f"showed the trump on the lead but led no trump, holding {CARDS[proof]}"))
         if lead and o.ace_rules and c % 13 == ACE and h.trick_winners and h.trick_winners[-1] == seat:
             prev_card, prev_cut = h.winning_cards[-1]
             if prev_card % 13 == ACE and not prev_cut and self._holds_non_ace(seat, c):
@@ -662,10 +657,10 @@ class Match:
             self._reveal("the face-down trump card was played", out)
             counts_as_trump = True
         h.trick.append(TrickCard(seat, c, face_down, counts_as_trump))
-        out.append(PlayAccepted(seat, None if face_down else Card(c), h.trick_no, face_down))
+        out.append(PlayAccepted(seat, None if face_down else CARDS[c], h.trick_no, face_down))
         if face_down:
             h.face_down.append((seat, c, h.trick_no))
-            out.append((FaceDownShown if o.show_caller_discards else FaceDownPlayed)(seat, Card(c), h.trick_no))
+            out.append((FaceDownShown if o.show_caller_discards else FaceDownPlayed)(seat, CARDS[c], h.trick_no))
         # --- played mode: what this card proves about earlier tricks, and what it claims
         if not self.dealt_mode:
             if self._prove_earlier(seat, c, out):
@@ -679,8 +674,8 @@ class Match:
                 out.append(VoidShown(seat, Suit(h.trump), h.trick_no))  # type: ignore[arg-type]
         if violations:
             rule, proof, detail = violations[0]
-            out.append(RevokeFlagged(seat, None if face_down else Card(c), h.trick_no, rule,
-                                     Card(proof) if proof is not None else None, detail))
+            out.append(RevokeFlagged(seat, None if face_down else CARDS[c], h.trick_no, rule,
+                                     CARDS[proof] if proof is not None else None, detail))
             if o.revoke_penalty is RevokePenalty.COURT and rule != ACE_WITHDRAW:
                 self._forfeit(seat, True, out)
                 return
@@ -704,8 +699,8 @@ class Match:
         trick, card_then, rule = claim
         del h.voids[seat][c // 13]
         face_down = any(fd[1] == card_then for fd in h.face_down)
-        out.append(RevokeFlagged(seat, None if face_down else Card(card_then), trick, rule, Card(c),
-                                 f"played {Card(c)}, so held {Suit(c // 13).title} when it did not play one in trick {trick}"))
+        out.append(RevokeFlagged(seat, None if face_down else CARDS[card_then], trick, rule, CARDS[c],
+                                 f"played {CARDS[c]}, so held {Suit(c // 13).title} when it did not play one in trick {trick}"))
         if self.options.revoke_penalty in (RevokePenalty.RANG, RevokePenalty.COURT):
             self._forfeit(seat, True, out)
             return True
@@ -723,7 +718,7 @@ class Match:
         if h.pending is not None and h.pending.seat == seat:
             h.pending = None
             h.correction_from = pos
-        out.append(CardTakenBack(seat, None if tc.face_down else Card(tc.card), h.trick_no))
+        out.append(CardTakenBack(seat, None if tc.face_down else CARDS[tc.card], h.trick_no))
 
     def _on_take_back(self, move: I.TakeBack, out: list[Event]) -> None:
         h = self.hand
@@ -769,7 +764,7 @@ class Match:
         winner = win.seat
         order = sorted(h.trick, key=lambda tc: (tc.seat - h.leader) & 3)
         out.append(TrickWon(h.trick_no, winner,
-                            tuple((tc.seat, None if tc.face_down and not o.show_caller_discards else Card(tc.card)) for tc in order),
+                            tuple((tc.seat, None if tc.face_down and not o.show_caller_discards else CARDS[tc.card]) for tc in order),
                             o.collection is Collection.DOUBLE_SIR and h.trick_no < 13))
         h.trick_winners.append(winner)
         out += collect(h, o, winner, win.card, cut)
@@ -904,7 +899,7 @@ class Match:
                 self._reveal("the hand is over", out)
             for seat, c, trick in h.face_down:
                 if not o.show_caller_discards:
-                    out.append(FaceDownShown(seat, Card(c), trick))
+                    out.append(FaceDownShown(seat, CARDS[c], trick))
         if not self.dealt_mode:
             for seat in range(4):
                 for suit in sorted(h.voids[seat]):
@@ -985,18 +980,18 @@ class Match:
         h = self.hand
         cards_ = sorted(h.holdings[seat])
         if not h.trick:
-            return [Card(c) for c in cards_]
+            return [CARDS[c] for c in cards_]
         led = h.led_suit()
         if led is None or led < 0:
-            return [Card(c) for c in cards_]
+            return [CARDS[c] for c in cards_]
         follow = [c for c in cards_ if c // 13 == led]
         if follow:
-            return [Card(c) for c in follow]
+            return [CARDS[c] for c in follow]
         if h.must_trump == seat and h.trump_public:
             trumps = [c for c in cards_ if c // 13 == h.trump]
             if trumps:
-                return [Card(c) for c in trumps]
-        return [Card(c) for c in cards_]
+                return [CARDS[c] for c in trumps]
+        return [CARDS[c] for c in cards_]
 
     def must_ask(self, seat: int) -> bool:
         """Whether this seat is void in the led suit and must ask for a hidden trump first."""

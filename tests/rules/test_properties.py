@@ -209,11 +209,8 @@ def test_random_matches_keep_every_invariant(name: str, mode: str, seed: int, re
     assert [again.seat_view(s) for s in range(4)] == [m.seat_view(s) for s in range(4)]
 
 
-@pytest.mark.parametrize("name", ["hidden-rung", "band-rung"])
-@PROPERTY_SETTINGS
-@given(seed=st.integers(0, 2**31))
-def test_hidden_trump_suit_is_absent_from_public_events_until_revealed(name: str, seed: int) -> None:
-    """Before the reveal, no public event names the face-down suit as trump."""
+def check_hidden_suit_absent(name: str, seed: int) -> int:
+    """Before the reveal, no public event names the face-down suit; returns events checked."""
     _, events = run_match(name, "dealt", seed, 0.0, poke=False)
     hidden_suit = None
     checked = 0
@@ -228,4 +225,16 @@ def test_hidden_trump_suit_is_absent_from_public_events_until_revealed(name: str
             for key in ("suit", "open_suit", "trump"):
                 if data.get(key) == hidden_suit:
                     assert e.kind in ("void-shown", "suspicion-cleared"), f"{e.kind} named the hidden trump"
-    assert checked > 0
+    return checked
+
+
+@pytest.mark.parametrize("name", ["hidden-rung", "band-rung"])
+@PROPERTY_SETTINGS
+@given(seed=st.integers(0, 2**31))
+def test_hidden_trump_suit_is_absent_from_public_events_until_revealed(name: str, seed: int) -> None:
+    check_hidden_suit_absent(name, seed)
+
+
+@pytest.mark.parametrize("name", ["hidden-rung", "band-rung"])
+def test_hidden_trump_check_is_not_vacuous(name: str) -> None:
+    assert sum(check_hidden_suit_absent(name, seed) for seed in range(4)) > 20
