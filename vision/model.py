@@ -68,16 +68,32 @@ class Enrollment:
 
 
 def knn_proba(x: np.ndarray, ref_x: np.ndarray, ref_y: np.ndarray, n_classes: int) -> np.ndarray:
-    """Class probabilities from the nearest enrolled glyph of each class.
+    """Class probabilities from the nearest enrolled glyph of each enrolled class.
 
     The temperature is fixed: feature vectors are unit-ish, so squared distances between
     two readings of the same glyph sit well under 0.3 and between different glyphs above 1.
+    Classes with no enrolled example get zero here; :func:`blend` leaves them to the model.
     """
     d2 = ((x[:, None, :] - ref_x[None, :, :]) ** 2).sum(-1)
-    best = np.full((len(x), n_classes), 4.0, np.float32)
+    best = np.full((len(x), n_classes), np.inf, np.float32)
     for c in np.unique(ref_y):
         best[:, c] = d2[:, ref_y == c].min(axis=1)
     return softmax(-best / 0.08)
+
+
+def blend(p_model: np.ndarray, x: np.ndarray, ref_x: np.ndarray, ref_y: np.ndarray) -> np.ndarray:
+    """Mix enrolled nearest neighbours into the model, only among the enrolled classes.
+
+    A partial enrollment (say only the court cards) must not push the other classes to
+    zero, so the neighbour vote only redistributes the model's mass over enrolled classes.
+    """
+    enrolled = np.zeros(p_model.shape[1], bool)
+    enrolled[np.unique(ref_y)] = True
+    knn = knn_proba(x, ref_x, ref_y, p_model.shape[1])
+    mass = p_model[:, enrolled].sum(axis=1, keepdims=True)
+    out = p_model.copy()
+    out[:, enrolled] = 0.3 * p_model[:, enrolled] + 0.7 * mass * knn[:, enrolled]
+    return out
 
 
 @dataclass
@@ -108,12 +124,12 @@ class GlyphModel:
         p = self.rank.proba(x)
         e = self.enrollment
         if e is not None and len(e.rank_y):
-            p = 0.3 * p + 0.7 * knn_proba(x, e.rank_x, e.rank_y, len(RANKS))
+            p = blend(p, x, e.rank_x, e.rank_y)
         return p
 
     def suit_proba(self, x: np.ndarray) -> np.ndarray:
         p = self.suit.proba(x)
         e = self.enrollment
         if e is not None and len(e.suit_y):
-            p = 0.3 * p + 0.7 * knn_proba(x, e.suit_x, e.suit_y, len(SUITS))
+            p = blend(p, x, e.suit_x, e.suit_y)
         return p

@@ -47,7 +47,11 @@ def table(rng: np.random.Generator, size: tuple[int, int] = (1280, 960)) -> np.n
 def _index_glyphs(rank: str, suit: str, style: int) -> tuple[np.ndarray, np.ndarray]:
     fonts = render.truetype_fonts()
     text = render.rank_text(rank)
-    if fonts and style % 2 == 0:
+    if style >= 200:  # a German-pattern index: B (Bube) for the jack, D (Dame) for the queen
+        text = {"J": "B", "Q": "D"}.get(text, text)
+    if style >= 100:  # an unusual typeface, for trying out deck enrollment
+        r = render.text_mask_hershey(text, cv2.FONT_HERSHEY_SCRIPT_COMPLEX, 5, 2.2)
+    elif fonts and style % 2 == 0:
         serif = [f for f in fonts if "Serif" in f and "Bold" in f] or list(fonts)
         r = render.text_mask_truetype(text, serif[style // 2 % len(serif)], 64)
     else:

@@ -182,7 +182,7 @@ def fit(x: np.ndarray, y: np.ndarray, n_classes: int, hidden: int, rng, epochs: 
 
 
 def train(
-    seed: int = 7, per_rank: int = 40, per_suit: int = 50
+    seed: int = 7, per_rank: int = 40, per_suit: int = 50, epochs: int = 40
 ) -> tuple[GlyphModel, dict[str, float]]:
     rng = np.random.default_rng(seed)
     ranks = rank_sources()
@@ -193,8 +193,8 @@ def train(
     suit_junk = junk_sources(rng, all_ranks, len(all_suits) * per_suit // 4)
     rx, ry = make_set(ranks, RANKS, per_rank, rank_junk, rng)
     sx, sy = make_set(suits, SUITS, per_suit, suit_junk, rng)
-    rank = fit(rx, ry, len(RANKS), 128, rng)
-    suit = fit(sx, sy, len(SUITS), 48, rng)
+    rank = fit(rx, ry, len(RANKS), 128, rng, epochs)
+    suit = fit(sx, sy, len(SUITS), 48, rng, epochs)
     # held-out check on freshly degraded glyphs
     tx, ty = make_set(ranks, RANKS, 3, [], rng)
     ux, uy = make_set(suits, SUITS, 3, [], rng)
