@@ -1,0 +1,62 @@
+"""Reader hub entry point on the Pico: build the readers, then poll for ever.
+
+Everything worth testing lives in hubproto.py, poller.py, rc522.py, pn532.py and
+board.py; this file only joins them to ``machine``, ``time`` and USB serial.
+Interrupt it with Ctrl-C (mpremote does so before copying files).
+"""
+
+import sys
+import time
+
+import board
+import config
+import hubproto
+import machine
+import pn532
+import poller
+import rc522
+
+
+def usb_writer():
+    """A bytes sink on USB serial; raw bytes when the port offers them."""
+    stream = getattr(sys.stdout, "buffer", None)
+    if stream is not None:
+        return stream.write
+    return lambda line: sys.stdout.write(line.decode())
+
+
+def main():
+    led = machine.Pin("LED", machine.Pin.OUT)
+    write = usb_writer()
+
+    def out(line):
+        led.toggle()  # the LED flickers with every line sent
+        write(line)
+
+    readers = board.make_readers(
+        machine, config, {"rc522": rc522.RC522, "pn532": pn532.PN532}, time.sleep_ms
+    )
+    hub = poller.Poller(
+        readers,
+        hubproto.LineWriter(out),
+        time.ticks_ms,
+        ticks_diff=time.ticks_diff,
+        ticks_add=time.ticks_add,
+        hold_ms=config.HOLD_MS,
+        gap_ms=config.GAP_MS,
+        repeat_ms=config.REPEAT_MS,
+        gone_misses=config.GONE_MISSES,
+        heartbeat_ms=config.HEARTBEAT_MS,
+        hello_ms=config.HELLO_MS,
+        retry_ms=config.RETRY_MS,
+    )
+    dog = machine.WDT(timeout=config.WATCHDOG_MS) if config.WATCHDOG_MS else None
+    while True:
+        wait = hub.step()
+        if dog is not None:
+            dog.feed()
+        if wait:
+            time.sleep_ms(wait)
+
+
+main()
