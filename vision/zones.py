@@ -44,7 +44,7 @@ class ZoneMap:
     def to_json(self) -> dict:
         return {
             "frame_size": list(self.frame_size),
-            "zones": {z.name: [list(p) for p in z.polygon] for z in self.zones},
+            "zones": {z.name: [[float(x), float(y)] for x, y in z.polygon] for z in self.zones},
         }
 
     @classmethod

@@ -129,3 +129,34 @@ def test_zones_from_printed_markers() -> None:
     assert zm.zone_at(where[0]) == "seat0"
     assert zm.zone_at(where[4]) == "deal"
     assert zm.zone_at((640, 250)) is None
+
+
+def test_calibrate_command_saves_boxes_and_markers(tmp_path: Path) -> None:
+    from controller.cli import main
+
+    cfg = tmp_path / "zones.json"
+    assert (
+        main(
+            [
+                "calibrate",
+                "--config",
+                str(cfg),
+                "--box",
+                "seat0=10,20,100,150",
+                "--box",
+                "deal=500,300,80,80",
+            ]
+        )
+        == 0
+    )
+    zm = ZoneMap.load(cfg)
+    assert zm.zone_at((50, 100)) == "seat0" and zm.zone_at((540, 340)) == "deal"
+
+    assert main(["calibrate", "--print-markers", str(tmp_path / "m")]) == 0
+    img = table(np.random.default_rng(4))
+    m = cv2.imread(str(tmp_path / "m" / "marker-2-seat2.png"))
+    m = cv2.resize(m, (84, 84), interpolation=cv2.INTER_AREA)
+    img[400:484, 600:684] = m
+    cv2.imwrite(str(tmp_path / "mat.png"), img)
+    assert main(["calibrate", "--camera", str(tmp_path / "mat.png"), "--config", str(cfg)]) == 0
+    assert ZoneMap.load(cfg).zone_at((642, 442)) == "seat2"

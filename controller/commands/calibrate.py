@@ -1,0 +1,97 @@
+"""``courtpiece calibrate``: mark the play spots in the camera view and save them.
+
+Two ways, both ending in the same JSON zone map (``vision.zones.ZoneMap``):
+
+* printed markers: lay the ArUco markers (``--print-markers DIR`` writes them) at the
+  play spots, point the camera, and run ``courtpiece calibrate --camera 0``;
+* boxes: ``--box seat0=x,y,w,h`` per spot, as dragged on a captured frame
+  (``--capture frame.jpg`` saves one to drag on).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+DEFAULT_CONFIG = Path.home() / ".config" / "courtpiece" / "camera-zones.json"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "calibrate", help="mark the camera's play spots (zones) and save them"
+    )
+    p.add_argument(
+        "--camera", default="0", help="camera index, 'picamera2', a video file or an image"
+    )
+    p.add_argument(
+        "--config", type=Path, default=DEFAULT_CONFIG, help="where the zone map is saved"
+    )
+    p.add_argument(
+        "--box",
+        action="append",
+        default=[],
+        metavar="ZONE=X,Y,W,H",
+        help="a zone as a box in frame pixels",
+    )
+    p.add_argument(
+        "--capture", type=Path, help="save one camera frame here (to drag zones on) and stop"
+    )
+    p.add_argument(
+        "--print-markers", type=Path, metavar="DIR", help="write printable zone markers and stop"
+    )
+    p.set_defaults(handler=run)
+
+
+def _frame(spec: str):
+    import cv2
+
+    image = cv2.imread(spec) if Path(spec).is_file() else None
+    if image is not None:
+        return image
+    from controller.readers.camera import open_source
+
+    source = open_source(spec)
+    try:
+        for _ in range(5):  # let exposure settle
+            frame = source.read()
+        return frame
+    finally:
+        source.close()
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.zones import MARKER_ZONES, ZoneMap, marker_image, zones_from_markers
+
+    if args.print_markers:
+        args.print_markers.mkdir(parents=True, exist_ok=True)
+        for mid, zone in MARKER_ZONES.items():
+            cv2.imwrite(
+                str(args.print_markers / f"marker-{mid}-{zone}.png"), marker_image(mid, 400)
+            )
+        print(f"wrote {len(MARKER_ZONES)} markers to {args.print_markers}")
+        return 0
+    if args.box:
+        boxes = {}
+        for item in args.box:
+            name, _, nums = item.partition("=")
+            x, y, w, h = (float(v) for v in nums.split(","))
+            boxes[name] = (x, y, w, h)
+        zones = ZoneMap.rectangles(boxes)
+    else:
+        frame = _frame(args.camera)
+        if frame is None:
+            print(f"no frame from {args.camera}")
+            return 1
+        if args.capture:
+            cv2.imwrite(str(args.capture), frame)
+            print(f"saved a {frame.shape[1]}x{frame.shape[0]} frame to {args.capture}")
+            return 0
+        zones = zones_from_markers(frame)
+        if not zones.zones:
+            print("no zone markers in view (see --print-markers)")
+            return 1
+    zones.save(args.config)
+    print(f"saved zones {', '.join(zones.names())} to {args.config}")
+    return 0
