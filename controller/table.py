@@ -1,0 +1,344 @@
+"""The referee: card sightings and commands in, table events out.
+
+Every input is appended to the journal *before* it is acted on; the state is whatever
+replaying the journal's inputs through the rules engine gives, so a restart, an undo
+and an audit all come from one path (``_process``). Table events are plain dicts with
+the journal sequence number of the input that caused them; events the rules keep
+private carry ``private_to`` (a seat) and never go to public subscribers.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.journal import Entry, Journal, JournalError
+from controller.rules import ImpossibleInput, Match, OptionError, Phase, preset
+from controller.rules import inputs as I
+from controller.rules.cards import Card
+from controller.rules.options import PRESETS, TrumpCall
+from controller.sightings import DEAL_ZONE, TRUMP_ZONE, CardSeen, seat_of_zone
+from controller.table_commands import CommandError, to_engine_input
+
+log = logging.getLogger(__name__)
+
+TableEvent = dict[str, Any]
+Subscriber = Callable[[TableEvent], None]
+
+SIGHTING = "sighting"
+COMMAND = "command"
+
+
+@dataclass
+class MatchSetup:
+    """What the table chose when the match started (the header of a table log)."""
+
+    preset: str = "court-piece"
+    variants: list[str] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
+    seats: list[str] = field(default_factory=lambda: ["Seat 0", "Seat 1", "Seat 2", "Seat 3"])
+    first_dealer: int = 0
+    knowledge: str = "dealt"
+
+    @classmethod
+    def from_args(cls, args: dict[str, Any]) -> MatchSetup:
+        s = cls()
+        s.preset = str(args.get("preset", s.preset))
+        s.variants = [str(v) for v in args.get("variants", [])]
+        s.options = dict(args.get("options", {}))
+        seats = args.get("seats") or s.seats
+        if len(seats) != 4:
+            raise CommandError("a match needs four seat names")
+        s.seats = [str(n)[:24] or f"Seat {i}" for i, n in enumerate(seats)]
+        s.first_dealer = int(args.get("first_dealer", 0))
+        s.knowledge = str(args.get("knowledge", "dealt"))
+        return s
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"preset": self.preset, "variants": list(self.variants), "options": dict(self.options),
+                "seats": list(self.seats), "first_dealer": self.first_dealer, "knowledge": self.knowledge}
+
+    def build(self) -> Match:
+        opts = preset(self.preset, *self.variants, **self.options)
+        return Match(opts, first_dealer=self.first_dealer, knowledge=self.knowledge)
+
+
+def zone_label(zone: str) -> str:
+    seat = seat_of_zone(zone)
+    if seat is not None:
+        return f"seat {seat}'s spot"
+    return {DEAL_ZONE: "the deal spot", TRUMP_ZONE: "the trump spot"}.get(zone, f"zone {zone!r}")
+
+
+class Referee:
+    """Thread-safe: readers, buttons and the web may call it from their own threads."""
+
+    def __init__(self, journal: Journal | None = None) -> None:
+        self.journal = journal
+        self.subscribers: list[Subscriber] = []
+        self.events: list[TableEvent] = []
+        self.entries: list[Entry] = []  # effective inputs (undo removes from here)
+        self.setup: MatchSetup | None = None
+        self.match: Match | None = None
+        self.halted: str | None = None
+        self.counters: dict[str, int] = {"unknown_tags": 0, "duplicates": 0, "impossible": 0, "other_deck": 0}
+        self._zone_seen: dict[str, set[int]] = {}
+        self._zone_deal = -1
+        self._seq = 0
+        self._lock = threading.RLock()
+
+    # ---------------------------------------------------------------- subscribers
+    def subscribe(self, fn: Subscriber) -> Callable[[], None]:
+        with self._lock:
+            self.subscribers.append(fn)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if fn in self.subscribers:
+                    self.subscribers.remove(fn)
+
+        return unsubscribe
+
+    def _publish(self, events: list[TableEvent]) -> None:
+        for e in events:
+            for fn in list(self.subscribers):
+                try:
+                    fn(e)
+                except Exception:  # a broken screen must not stop the referee
+                    log.exception("table event subscriber failed")
+
+    # ---------------------------------------------------------------- inputs
+    def restore(self) -> int:
+        """Replay the journal (after a restart); returns how many inputs were replayed."""
+        if self.journal is None:
+            return 0
+        n = 0
+        with self._lock:
+            for entry in self.journal.entries():
+                self._process(entry)
+                n += 1
+        return n
+
+    def replay(self, entries: Iterable[Entry]) -> list[TableEvent]:
+        """Run inputs without a journal (``courtpiece replay``); returns all table events."""
+        with self._lock:
+            for entry in entries:
+                self._process(entry)
+            return list(self.events)
+
+    def sighting(self, seen: CardSeen, *, tag: str | None = None, note: str | None = None) -> list[TableEvent]:
+        """A card (or, with ``card`` empty, an unknown tag) seen in a zone."""
+        payload: dict[str, Any] = {"zone": seen.zone, "card": seen.card or None}
+        if tag:
+            payload["tag"] = tag
+        if note:
+            payload["note"] = note
+        return self._take(SIGHTING, payload, seen.at, seen.source)
+
+    def command(self, name: str, args: dict[str, Any] | None = None, *, at: float | None = None,
+                source: str = "admin") -> list[TableEvent]:
+        payload = {"name": name, **(args or {})}
+        return self._take(COMMAND, payload, time.time() if at is None else at, source)
+
+    def _take(self, kind: str, payload: dict[str, Any], at: float, source: str) -> list[TableEvent]:
+        with self._lock:
+            if self.halted:
+                ev = self._event(self._seq, at, {"event": "input-refused", "message": self.halted})
+                self._publish([ev])
+                return [ev]
+            if self.journal is not None:
+                try:
+                    seq = self.journal.append(kind, payload, at, source)
+                except JournalError as err:
+                    self.halted = f"the journal cannot be written ({err}); the referee has stopped taking plays"
+                    ev = self._event(self._seq, at, {"event": "journal-failed", "message": self.halted})
+                    self.events.append(ev)
+                    self._publish([ev])
+                    log.critical(self.halted)
+                    return [ev]
+            else:
+                seq = self._seq + 1
+            out = self._process(Entry(seq, at, source, kind, payload))
+        self._publish(out)
+        return out
+
+    # ---------------------------------------------------------------- the one path
+    def _process(self, entry: Entry) -> list[TableEvent]:
+        self._seq = entry.seq
+        out: list[TableEvent] = []
+        p = entry.payload
+        if entry.kind == COMMAND and p.get("name") == "undo":
+            out += self._undo(entry)
+        else:
+            self.entries.append(entry)
+            out += self._apply(entry)
+        self.events.extend(out)
+        return out
+
+    def _event(self, seq: int, at: float, data: dict[str, Any]) -> TableEvent:
+        return {"seq": seq, "at": at, **data}
+
+    def _apply(self, entry: Entry, *, quiet: bool = False) -> list[TableEvent]:
+        p = entry.payload
+        if entry.kind == COMMAND and p.get("name") == "new-match":
+            return self._new_match(entry)
+        if self.match is None:
+            return [self._event(entry.seq, entry.at, {"event": "ignored", "message": "no match in progress: start one"})]
+        if entry.kind == SIGHTING:
+            return self._apply_sighting(entry)
+        if entry.kind == COMMAND:
+            return self._apply_command(entry)
+        return [self._event(entry.seq, entry.at, {"event": "ignored", "message": f"unknown input kind {entry.kind!r}"})]
+
+    def _new_match(self, entry: Entry) -> list[TableEvent]:
+        args = {k: v for k, v in entry.payload.items() if k != "name"}
+        try:
+            setup = MatchSetup.from_args(args)
+            if setup.preset not in PRESETS:
+                raise OptionError(f"unknown preset {setup.preset!r}")
+            match = setup.build()
+        except (CommandError, OptionError, ValueError, TypeError) as err:
+            return [self._event(entry.seq, entry.at, {"event": "command-refused", "command": "new-match",
+                                                      "message": str(err)})]
+        self.setup, self.match = setup, match
+        self._zone_seen, self._zone_deal = {}, -1
+        out = [self._event(entry.seq, entry.at, {"event": "match-setup", **setup.to_dict()})]
+        out += self._engine_events(entry, match.events)
+        return out
+
+    def _engine_events(self, entry: Entry, events: list[Any]) -> list[TableEvent]:
+        out = []
+        for e in events:
+            d = self._event(entry.seq, entry.at, e.to_dict())
+            if e.private is not None:
+                d["private_to"] = e.seat
+            out.append(d)
+        return out
+
+    def _run(self, entry: Entry, move: Any, what: dict[str, Any]) -> list[TableEvent]:
+        assert self.match is not None
+        try:
+            events = self.match.apply(move)
+        except ImpossibleInput as err:
+            self.counters["impossible"] += 1
+            return [self._event(entry.seq, entry.at, {"event": "impossible", "error": type(err).__name__,
+                                                      "message": str(err), **what})]
+        return self._engine_events(entry, events)
+
+    def _apply_sighting(self, entry: Entry) -> list[TableEvent]:
+        m = self.match
+        assert m is not None
+        zone = str(entry.payload.get("zone"))
+        text = entry.payload.get("card")
+        where = zone_label(zone)
+        if not text:
+            note = entry.payload.get("note")
+            tag = entry.payload.get("tag", "?")
+            if note:
+                self.counters["other_deck"] += 1
+                return [self._event(entry.seq, entry.at, {"event": "other-deck-tag", "zone": zone, "tag": tag,
+                                                          "message": f"a card from {note} at {where}"})]
+            self.counters["unknown_tags"] += 1
+            return [self._event(entry.seq, entry.at, {"event": "unknown-tag", "zone": zone, "tag": tag,
+                                                      "message": f"unknown tag at {where}"})]
+        try:
+            c = Card.parse(str(text))
+        except ValueError as err:
+            return [self._event(entry.seq, entry.at, {"event": "impossible", "error": "BadCard", "zone": zone,
+                                                      "message": str(err)})]
+        if self._zone_deal != m.deals_started:
+            self._zone_seen, self._zone_deal = {}, m.deals_started
+        seen = self._zone_seen.setdefault(zone, set())
+        if c in seen and not self._taken_back(zone, c):
+            self.counters["duplicates"] += 1
+            return [self._event(entry.seq, entry.at, {"event": "duplicate-read", "zone": zone, "card": None,
+                                                      "message": f"a card read again at {where} was counted once"})]
+        move = self._sighting_move(zone, c)
+        if move is None:
+            return [self._event(entry.seq, entry.at, {"event": "impossible", "error": "UnexpectedZone", "zone": zone,
+                                                      "message": f"a card at {where} means nothing now"})]
+        out = self._run(entry, move, {"zone": zone})
+        if not (out and out[0]["event"] == "impossible"):
+            seen.add(c)
+        return out
+
+    def _taken_back(self, zone: str, c: int) -> bool:
+        """A card taken back into a hand may land again on the same spot."""
+        m = self.match
+        assert m is not None
+        seat = seat_of_zone(zone)
+        return seat is not None and c in m.hand.holdings[seat] and c not in m.hand.played
+
+    def _sighting_move(self, zone: str, c: Card) -> Any | None:
+        m = self.match
+        assert m is not None
+        seat = seat_of_zone(zone)
+        if seat is not None:
+            if m.phase is Phase.DRAW:
+                return I.DrawCard(seat, c)
+            return I.Play(seat, c)
+        h = m.hand
+        if zone == DEAL_ZONE:
+            return I.Deal(c)
+        if zone == TRUMP_ZONE:
+            calls = m.options.trump_calls
+            if h.card_number_call is not None and h.trump is None:
+                return I.TrumpCardTurned(c)
+            if TrumpCall.HIDDEN in calls and h.caller is not None:
+                return I.HideTrump(h.caller, c)
+            if TrumpCall.SHOWN in calls and h.caller is not None:
+                return I.ShowTrump(h.caller, c)
+        return None
+
+    def _apply_command(self, entry: Entry) -> list[TableEvent]:
+        m = self.match
+        assert m is not None
+        name = str(entry.payload.get("name"))
+        args = {k: v for k, v in entry.payload.items() if k != "name"}
+        try:
+            move = to_engine_input(m, name, args)
+        except (CommandError, ValueError, TypeError) as err:
+            return [self._event(entry.seq, entry.at, {"event": "command-refused", "command": name, "message": str(err)})]
+        if move is None:
+            return [self._event(entry.seq, entry.at, {"event": "ignored", "command": name,
+                                                      "message": f"nothing to {name} now"})]
+        return self._run(entry, move, {"command": name})
+
+    def _undo(self, entry: Entry) -> list[TableEvent]:
+        if not self.entries:
+            return [self._event(entry.seq, entry.at, {"event": "ignored", "command": "undo", "message": "nothing to undo"})]
+        undone = self.entries.pop()
+        kept = list(self.entries)
+        self.entries = []
+        self.setup, self.match = None, None
+        self._zone_seen, self._zone_deal = {}, -1
+        for e in kept:  # rebuild silently: the state is the replay of what remains
+            self.entries.append(e)
+            self._apply(e)
+        what = undone.payload.get("card") or undone.payload.get("name") or undone.kind
+        return [self._event(entry.seq, entry.at, {"event": "undone", "undone_seq": undone.seq,
+                                                  "message": f"undid input {undone.seq} ({what})"})]
+
+    # ---------------------------------------------------------------- state
+    def public_state(self) -> dict[str, Any]:
+        with self._lock:
+            return {
+                "setup": self.setup.to_dict() if self.setup else None,
+                "view": self.match.public_view() if self.match else None,
+                "halted": self.halted,
+                "seq": self._seq,
+                "counters": dict(self.counters),
+            }
+
+    def seat_state(self, seat: int) -> dict[str, Any]:
+        with self._lock:
+            return {"setup": self.setup.to_dict() if self.setup else None,
+                    "view": self.match.seat_view(seat) if self.match else None}
+
+    def public_events(self, after: int = 0) -> list[TableEvent]:
+        with self._lock:
+            return [e for e in self.events if "private_to" not in e and e["seq"] > after]
