@@ -1,0 +1,172 @@
+"""``courtpiece enroll``: teach the referee a deck by tapping its 52 cards on a reader.
+
+Readers: ``pn532`` (direct, HSU), ``rdm6300`` (125 kHz), ``sim`` (a simulated PN532
+on a pseudo-terminal with a virtual hand tapping made-up tags: for trying the flow on
+a laptop), ``hub`` (not yet: see the TODO below).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from typing import TextIO
+
+DEFAULT_PORTS = {"pn532": "/dev/serial0", "rdm6300": "/dev/ttyUSB0"}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "enroll",
+        help="enrol a deck: tap all 52 cards on a reader",
+        description="Walk through tapping every card of a deck on one reader (AS, KS … 2S, then hearts, "
+        "diamonds, clubs) and save the tag-to-card map as STATE/decks/NAME.json.",
+    )
+    p.add_argument(
+        "--deck", required=True, metavar="NAME", help="deck name (letters, digits, - and _)"
+    )
+    p.add_argument(
+        "--state-dir", required=True, metavar="DIR", help="the referee's state directory"
+    )
+    p.add_argument("--reader", choices=("pn532", "rdm6300", "hub", "sim"), default="pn532")
+    p.add_argument(
+        "--port", help="serial port (default: /dev/serial0 for pn532, /dev/ttyUSB0 for rdm6300)"
+    )
+    p.add_argument("--replace", action="store_true", help="re-enrol a deck that already has a file")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    from controller.deckmap import DeckError, DeckStore
+    from controller.enroll import EnrollmentIncomplete, Prompt, Step, enroll_deck
+
+    out = out or sys.stdout
+    err = err or sys.stderr
+    if args.reader == "hub":
+        # TODO(hub): take tags from controller.readers.hub once it lands (being written
+        # alongside this); any zone of the hub can serve as the enrollment spot.
+        print("enroll: --reader hub is not supported yet; use pn532, rdm6300 or sim", file=err)
+        return 2
+
+    def show_prompt(prompt: Prompt) -> None:
+        print(prompt.text(), file=out, flush=True)
+
+    def show_step(step: Step) -> None:
+        if step.accepted:
+            print(f"      ok  {step.message}", file=out, flush=True)
+        else:
+            print(f"      NO  {step.message}", file=out, flush=True)
+
+    stop = threading.Event()
+    store = DeckStore(args.state_dir)
+    try:
+        if store.exists(args.deck) and not args.replace:
+            print(
+                f"enroll: deck {args.deck!r} is already enrolled ({store.path(args.deck)}); "
+                "pass --replace to enrol it again",
+                file=err,
+            )
+            return 1
+        tags, cleanup = _open_source(args, stop, err)
+    except (DeckError, OSError) as exc:  # a bad name, a port that cannot be opened
+        print(f"enroll: {exc}", file=err)
+        return 1
+    try:
+        print(
+            f"Enrolling deck {args.deck!r}: tap each card when asked, then lift it off.", file=out
+        )
+        deck, path = enroll_deck(
+            args.deck,
+            tags,
+            store,
+            replace=args.replace,
+            on_prompt=show_prompt,
+            on_step=show_step,
+        )
+    except EnrollmentIncomplete as exc:
+        print(f"enroll: {exc}; nothing saved", file=err)
+        return 1
+    except DeckError as exc:
+        print(f"enroll: {exc}", file=err)
+        return 1
+    except KeyboardInterrupt:
+        print("\nenroll: interrupted; nothing saved", file=err)
+        return 130
+    finally:
+        stop.set()
+        cleanup()
+    print(f"Deck {deck.name!r}: all {len(deck.cards)} cards enrolled, saved to {path}", file=out)
+    return 0
+
+
+def _open_source(
+    args: argparse.Namespace, stop: threading.Event, err: TextIO
+) -> tuple[Iterator[str], Callable[[], None]]:
+    """Tag ids from the chosen reader, and a function that shuts it all down."""
+    from controller.deckmap import check_deck_name
+
+    check_deck_name(args.deck)  # fail before touching any hardware
+    if args.reader == "sim":
+        return _simulated_source(args.deck, stop, err)
+    port = args.port or DEFAULT_PORTS[args.reader]
+    if args.reader == "pn532":
+        from controller.readers.pn532 import Pn532Reader
+
+        reader = Pn532Reader("deal", port, source=f"enroll:pn532:{port}")
+    else:
+        from controller.readers.rdm6300 import Rdm6300Reader
+
+        reader = Rdm6300Reader("deal", port, source=f"enroll:rdm6300:{port}")
+    reader.open()  # a wrong --port fails here, at once, rather than retrying for ever
+    return _tags(reader.sightings(stop), err), reader.close
+
+
+def _tags(sightings: Iterator[object], err: TextIO) -> Iterator[str]:
+    """Tag ids out of a stream of sightings; faults go to the terminal, not the deck."""
+    from controller.sightings import ReaderFault, TagSeen
+
+    for s in sightings:
+        if isinstance(s, TagSeen):
+            yield s.tag
+        elif isinstance(s, ReaderFault):
+            print(f"      reader: {s.message}", file=err, flush=True)
+
+
+def _simulated_source(
+    deck: str, stop: threading.Event, err: TextIO
+) -> tuple[Iterator[str], Callable[[], None]]:
+    """A simulated PN532 and a virtual hand tapping 52 made-up tags on it."""
+    import random
+
+    from controller.readers.pn532 import Pn532Reader
+    from controller.readers.pn532_sim import SimulatedPn532
+
+    rng = random.Random(f"courtpiece-sim-deck:{deck}")
+    uids: list[bytes] = []
+    while len(uids) < 52:
+        uid = bytes([0x04]) + rng.randbytes(6)  # 7-byte UIDs, like NTAG stickers
+        if uid not in uids:
+            uids.append(uid)
+    sim = SimulatedPn532().start()
+    reader = Pn532Reader(
+        "deal", sim.port, source="enroll:sim", poll_interval=0.002, removal_polls=2
+    )
+
+    def hand() -> None:
+        for i, uid in enumerate(uids):
+            if stop.is_set():
+                return
+            try:
+                # after the last card the reader stops: do not wait for its lifting
+                sim.tap(uid, empty_polls=2 if i < len(uids) - 1 else 0, timeout=10)
+            except TimeoutError:
+                return
+
+    threading.Thread(target=hand, name="virtual-hand", daemon=True).start()
+
+    def cleanup() -> None:
+        reader.close()
+        sim.close()
+
+    return _tags(reader.sightings(stop), err), cleanup
