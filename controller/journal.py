@@ -124,9 +124,9 @@ class Journal:
     ) -> Journal:
         """Open (creating if missing) the journal at ``path`` for appending.
 
-        ``header`` is the match header (preset, players, …) kept with a new journal; an
-        existing journal that holds a different header is refused, so two matches never
-        share one file. ``max_bytes`` caps the file size: the SD card is shared with the
+        ``header`` is the match header (preset, players, …), stored the first time one is
+        given; a journal that already holds a different header is refused, so two
+        matches never share one file. ``max_bytes`` caps the file size: the SD card is shared with the
         OS, and hitting the cap fails exactly like a full disk (loudly).
 
         Raises :class:`JournalError` if the file cannot be opened *for writing*: SQLite
@@ -173,10 +173,11 @@ class Journal:
                     f"journal {path} has schema {version}; this program reads up to {SCHEMA_VERSION}"
                 )
             stored = _meta(conn, "header")
-            if stored is None:
-                _set_meta(conn, "header", header_text or "{}")
-            elif header_text is not None and json.loads(stored) != json.loads(header_text):
-                raise JournalError(f"journal {path} belongs to another match (header differs)")
+            if header_text is not None:
+                if stored is None:
+                    _set_meta(conn, "header", header_text)
+                elif json.loads(stored) != json.loads(header_text):
+                    raise JournalError(f"journal {path} belongs to another match (header differs)")
             # A real write, so a file SQLite opened read-only fails now, not at the first play.
             _set_meta(conn, "opened", str(int(_meta(conn, "opened") or 0) + 1))
             conn.execute("COMMIT")

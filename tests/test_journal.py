@@ -125,6 +125,25 @@ def test_a_different_match_header_is_refused(tmp_path: Path) -> None:
     Journal.open(path, dict(HEADER)).close()  # the same header is fine
 
 
+def test_a_header_may_be_given_later_but_then_not_changed(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    with Journal.open(path) as journal:
+        assert journal.header == {}
+    with Journal.open(path, HEADER) as journal:
+        assert journal.header == HEADER
+    with pytest.raises(JournalError, match="another match"):
+        Journal.open(path, {"preset": "rang"})
+
+
+def test_every_append_is_synced_in_wal_mode(tmp_path: Path) -> None:
+    # Per-connection settings, so read them from the journal's own connection.
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        conn = journal._conn
+        assert conn is not None
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
 def test_closed_journal_refuses_appends(tmp_path: Path) -> None:
     journal = Journal.open(tmp_path / "j.sqlite3")
     journal.close()
