@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import TextIO
 
-DEFAULT_PORTS = {"pn532": "/dev/serial0", "rdm6300": "/dev/ttyUSB0"}
+DEFAULT_PORTS = {"pn532": "/dev/serial0", "rdm6300": "/dev/serial0"}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -31,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--reader", choices=("pn532", "rdm6300", "hub", "sim"), default="pn532")
     p.add_argument(
-        "--port", help="serial port (default: /dev/serial0 for pn532, /dev/ttyUSB0 for rdm6300)"
+        "--port", help="serial port (default: /dev/serial0, the UART on GPIO14/15)"
     )
     p.add_argument("--replace", action="store_true", help="re-enrol a deck that already has a file")
     p.set_defaults(handler=run)

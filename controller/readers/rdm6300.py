@@ -17,7 +17,7 @@ from typing import Protocol
 from controller.readers.rdm6300_frames import Rdm6300Decoder, Rdm6300Error, Rdm6300Event
 from controller.sightings import ALL_ZONES, ReaderFault, TagSeen
 
-DEFAULT_PORT = "/dev/ttyAMA0"
+DEFAULT_PORT = "/dev/serial0"
 DEFAULT_BAUDRATE = 9600
 #: Read time-out = idle gap. A frame takes 14.6 ms at 9600 Bd, so 50 ms of silence
 #: means a frame in progress was cut off.
