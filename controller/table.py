@@ -111,6 +111,17 @@ class Referee:
                 except Exception:  # a broken screen must not stop the referee
                     log.exception("table event subscriber failed")
 
+    def notice(self, data: dict[str, Any]) -> TableEvent:
+        """Publish something the table should know that is not an input (a reader fault).
+
+        Notices are not journaled and do not change the state, so they are not part of
+        the replayable event stream.
+        """
+        with self._lock:
+            ev = self._event(self._seq, time.time(), {**data, "notice": True})
+        self._publish([ev])
+        return ev
+
     # ---------------------------------------------------------------- inputs
     def restore(self) -> int:
         """Replay the journal (after a restart); returns how many inputs were replayed."""

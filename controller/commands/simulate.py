@@ -1,0 +1,105 @@
+"""``courtpiece simulate``: a bot-played table through the virtual reader hub."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("simulate", help="referee a bot-played table through a virtual reader hub")
+    p.add_argument("--preset", default="court-piece")
+    p.add_argument("--knowledge", choices=["dealt", "played"], default="dealt")
+    p.add_argument("--variant", action="append", default=[], help="a preset variant (repeatable)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="override an option")
+    p.add_argument("--hands", type=int, help="end each match after this many hands")
+    p.add_argument("--matches", type=int, help="matches to play (default: 1 without the web, endless with it)")
+    p.add_argument("--speed", type=float, default=1.0, help="1 = human pace; 20 = twenty times faster")
+    p.add_argument("--revokes", type=float, default=0.02, help="chance a bot revokes on a play")
+    p.add_argument("--misreads", type=float, default=0.0, help="chance a card is misread (then undone)")
+    p.add_argument("--duplicates", type=float, default=0.0, help="chance a card is read again several times")
+    p.add_argument("--garbage", type=float, default=0.0, help="chance of garbage bytes on the serial line")
+    p.add_argument("--unplug-every", type=float, default=0.0, metavar="SECONDS", help="pull the hub's cable")
+    p.add_argument("--seed", type=int)
+    p.add_argument("--state-dir", help="keep the journal here (default: a fresh temporary folder)")
+    p.add_argument("--no-web", action="store_true", help="no dashboard, terminal only")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--pin", default="", help="admin PIN (default: generated and printed)")
+    p.add_argument("--json", action="store_true", help="print public table events as JSON lines")
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import tempfile
+    import threading
+    from pathlib import Path
+
+    from controller.config import Config
+    from controller.deckmap import DeckMap, DeckStore
+    from controller.narrate import describe
+    from controller.readers.virtual_hub import VirtualHub
+    from controller.runtime import make_web_app, serve_web, start_hub
+    from controller.service import TableService
+    from controller.simulator import SimSettings, SimulatedTable, simulated_deck
+
+    options: dict[str, object] = {}
+    for item in args.option:
+        name, _, value = item.partition("=")
+        options[name.strip()] = value.strip()
+    if args.hands:
+        options["match-end"] = "hands"
+        options["match-target"] = args.hands
+    state = Path(args.state_dir or tempfile.mkdtemp(prefix="courtpiece-sim-"))
+    state.mkdir(parents=True, exist_ok=True)
+    deck = simulated_deck()
+    DeckStore(state).save(deck)
+    cfg = Config()
+    cfg.table.state_dir = str(state)
+    hub = VirtualHub(link_path=state / "hub").start()
+    service = TableService.open(cfg, DeckMap([deck], deck.name))
+    seats = ["Asha", "Bilal", "Chetan", "Dua"]
+
+    def show(e: dict) -> None:
+        if args.quiet or "private_to" in e:
+            return
+        if args.json:
+            print(json.dumps(e), flush=True)
+            return
+        line = describe(e, seats)
+        if line:
+            print(line, flush=True)
+
+    service.referee.subscribe(show)
+    driver = start_hub(service, hub.port, source="virtual-hub")
+    web = None if args.no_web else make_web_app(service, args.pin)
+    matches = args.matches if args.matches is not None else (1 if web is None else 10**9)
+    settings = SimSettings(preset=args.preset, knowledge=args.knowledge, variants=args.variant, options=options,
+                           seats=seats, speed=args.speed, revoke_rate=args.revokes, misread_rate=args.misreads,
+                           duplicate_rate=args.duplicates, garbage_rate=args.garbage,
+                           unplug_every=args.unplug_every, seed=args.seed, matches=matches)
+    sim = SimulatedTable(service.referee, hub, deck, settings, say=(lambda t: None) if args.quiet else print)
+    stop = threading.Event()
+    print(f"simulated table: {args.preset} ({args.knowledge} mode); journal in {state}", flush=True)
+    try:
+        if web is not None:
+            app, _pin = web
+            print(f"dashboard: http://{args.host}:{args.port}/  table screen: /table  admin: /admin", flush=True)
+            sim_thread = threading.Thread(target=sim.run, args=(stop,), daemon=True, name="simulator")
+            sim_thread.start()
+            serve_web(app, args.host, args.port, stop)
+        else:
+            sim.run(stop)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop.set()
+        driver.stop()
+        hub.stop()
+        stats = driver.stats()
+        if not args.quiet:
+            print(f"hub: {stats}", flush=True)
+            print(f"referee: {service.referee.counters}; injected: {sim.injected}", flush=True)
+        service.close()
+    return 0

@@ -1,0 +1,158 @@
+"""The table's TOML config: every setting has a default that works with the simulator.
+
+A bad config is refused with the key and the line it is on, because the person fixing
+it is standing at a Pi with a text editor, not reading a traceback.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from controller.sightings import ALL_ZONES
+
+
+class ConfigError(ValueError):
+    pass
+
+
+@dataclass
+class TableSection:
+    state_dir: str = "./courtpiece-state"
+    pin: str = ""  # admin PIN; empty: generated on first start and printed
+    deck: str = ""  # active deck name; empty: the only enrolled deck
+
+
+@dataclass
+class MatchSection:
+    preset: str = "court-piece"
+    knowledge: str = "dealt"
+    seats: list[str] = field(default_factory=lambda: ["North", "East", "South", "West"])
+    first_dealer: int = 0
+    variants: list[str] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class HubSection:
+    enabled: bool = True
+    port: str = "/dev/ttyACM0"
+    removal_silence: float = 1.5
+    heartbeat_timeout: float = 3.0
+
+
+@dataclass
+class WebSection:
+    enabled: bool = True
+    host: str = "127.0.0.1"
+    port: int = 8000
+
+
+@dataclass
+class GpioSection:
+    enabled: bool = False
+
+
+@dataclass
+class Config:
+    table: TableSection = field(default_factory=TableSection)
+    match: MatchSection = field(default_factory=MatchSection)
+    hub: HubSection = field(default_factory=HubSection)
+    web: WebSection = field(default_factory=WebSection)
+    gpio: GpioSection = field(default_factory=GpioSection)
+    #: reader zone name -> table zone (seat0..seat3, deal, trump); identity by default
+    zones: dict[str, str] = field(default_factory=lambda: {z: z for z in ALL_ZONES})
+
+    @property
+    def state_dir(self) -> Path:
+        return Path(self.table.state_dir)
+
+
+def _line_of(text: str, section: str, key: str) -> int | None:
+    current = ""
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if line.startswith("[") and line.endswith("]"):
+            current = line.strip("[]").strip()
+        elif current == section and line.split("=", 1)[0].strip() == key:
+            return n
+        elif current == "" and section == "" and line.startswith("["):
+            pass
+    for n, raw in enumerate(text.splitlines(), 1):
+        if raw.strip() == f"[{section}]" and not key:
+            return n
+    return None
+
+
+def _where(text: str, section: str, key: str) -> str:
+    n = _line_of(text, section, key)
+    name = f"{section}.{key}" if key else section
+    return f"{name!r}" + (f" (line {n})" if n else "")
+
+
+def load_config(path: str | Path | None) -> Config:
+    cfg = Config()
+    if path is None:
+        return cfg
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as err:
+        raise ConfigError(f"cannot read config {p}: {err.strerror}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{p}: not valid TOML: {err}") from None
+    for section, values in data.items():
+        if section == "zones":
+            if not isinstance(values, dict):
+                raise ConfigError(f"{p}: {_where(text, section, '')} must be a table of reader zone = table zone")
+            for k, v in values.items():
+                if v not in ALL_ZONES:
+                    raise ConfigError(f"{p}: bad value for {_where(text, section, k)}: {v!r} is not one of "
+                                      + ", ".join(ALL_ZONES))
+            cfg.zones = {**cfg.zones, **values}
+            continue
+        target = getattr(cfg, section, None) if section in {f.name for f in fields(Config)} else None
+        if target is None:
+            raise ConfigError(f"{p}: unknown section [{section}] (known: table, match, hub, web, gpio, zones)")
+        if not isinstance(values, dict):
+            raise ConfigError(f"{p}: {_where(text, section, '')} must be a table")
+        known = {f.name: f for f in fields(target)}
+        for key, value in values.items():
+            if key not in known:
+                raise ConfigError(f"{p}: unknown key {_where(text, section, key)}; known keys: {', '.join(known)}")
+            default = getattr(target, key)
+            if isinstance(default, bool) != isinstance(value, bool) or (
+                not isinstance(default, bool) and isinstance(default, (int, float)) and not isinstance(value, (int, float))
+            ) or (isinstance(default, str) and not isinstance(value, str)) or (
+                isinstance(default, list) and not isinstance(value, list)
+            ) or (isinstance(default, dict) and not isinstance(value, dict)):
+                raise ConfigError(f"{p}: bad value for {_where(text, section, key)}: expected "
+                                  f"{type(default).__name__}, got {value!r}")
+            setattr(target, key, value)
+    _check(cfg, p, text)
+    return cfg
+
+
+def _check(cfg: Config, p: Path, text: str) -> None:
+    from controller.rules.options import PRESETS, OptionError, preset
+
+    m = cfg.match
+    if m.preset not in PRESETS:
+        raise ConfigError(f"{p}: bad value for {_where(text, 'match', 'preset')}: {m.preset!r}; presets: "
+                          + ", ".join(PRESETS))
+    if m.knowledge not in ("dealt", "played"):
+        raise ConfigError(f"{p}: bad value for {_where(text, 'match', 'knowledge')}: use \"dealt\" or \"played\"")
+    if len(m.seats) != 4:
+        raise ConfigError(f"{p}: {_where(text, 'match', 'seats')} needs four names")
+    if m.first_dealer not in range(4):
+        raise ConfigError(f"{p}: {_where(text, 'match', 'first_dealer')} must be 0-3")
+    try:
+        preset(m.preset, *m.variants, **m.options)
+    except OptionError as err:
+        raise ConfigError(f"{p}: {_where(text, 'match', 'options')}: {err}") from None
+    if not 0 < cfg.web.port < 65536:
+        raise ConfigError(f"{p}: {_where(text, 'web', 'port')} must be a TCP port")

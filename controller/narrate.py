@@ -1,0 +1,65 @@
+"""Table events as short sentences for a terminal (the simulator, ``courtpiece run -v``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+def describe(e: dict[str, Any], seats: list[str] | None = None) -> str | None:
+    """One line for a public table event, or None for ones not worth a line."""
+    names = seats or ["Seat 0", "Seat 1", "Seat 2", "Seat 3"]
+
+    def who(key: str = "seat") -> str:
+        s = e.get(key)
+        return names[s] if isinstance(s, int) and 0 <= s < 4 else "?"
+
+    def team(key: str = "team") -> str:
+        t = e.get(key)
+        return f"{names[t]} & {names[t + 2]}" if t in (0, 1) else "?"
+
+    kind = e.get("event")
+    if kind == "match-setup":
+        return f"new match: {e['preset']} ({e['knowledge']} mode), dealer {names[e['first_dealer']]}"
+    if kind == "hand-started":
+        return f"-- hand {e['hand']}: {who('dealer')} deals"
+    if kind == "trump-called":
+        return f"trump is {SUITS[e['suit']]} ({e['how']})"
+    if kind == "trump-hidden":
+        return f"{who()} lays the trump face down"
+    if kind == "trump-revealed":
+        return f"trump revealed: {SUITS[e['suit']]} ({e['reason']})"
+    if kind == "bid-made":
+        return f"{who()} bids {e['tricks']}" + (f" with open trump {SUITS[e['open_suit']]}" if e.get("open_suit") else "")
+    if kind == "bid-passed":
+        return f"{who()} passes"
+    if kind == "auction-won":
+        return f"{who()} calls at {e['tricks']}" + (" (dealer forced)" if e.get("forced") else "")
+    if kind == "play-accepted":
+        return f"{who()} plays {e['card'] or 'a card face down'}"
+    if kind == "revoke-flagged":
+        return f"!! REVOKE by {who()}: {e['detail']}"
+    if kind == "card-taken-back":
+        return f"{who()} takes back {e['card'] or 'a card'}"
+    if kind == "trick-won":
+        return f"trick {e['trick']} to {who('winner')}" + (" (to the pile)" if e.get("to_pile") else "")
+    if kind == "pile-picked-up":
+        return f"{who()} takes the pile of {e['tricks']}"
+    if kind == "hand-won":
+        return f"hand {e['hand']} to {team()}: {e['tricks'][0]}-{e['tricks'][1]} ({e['reason']})"
+    if kind == "courts-scored":
+        return f"** {team()} score {e['courts']} court{'s' if e['courts'] != 1 else ''}: {e['reason']}"
+    if kind == "points-scored":
+        return f"** {team()} score {e['points']}: {e['reason']}"
+    if kind == "play-on-offered":
+        return f"{team()} took the first seven: play on?"
+    if kind == "play-on-chosen":
+        return f"{team()} " + ("play on for all thirteen" if e["play_on"] else "stop here")
+    if kind == "match-over":
+        w = e.get("winner")
+        return f"== match over ({e['reason']}): " + (f"{team('winner')} win" if w is not None else "a draw") + f" {e['score']}"
+    if kind in ("unknown-tag", "other-deck-tag", "impossible", "journal-failed", "input-refused",
+                "command-refused", "reader-fault", "undone", "duplicate-read"):
+        return f"[{kind}] {e.get('message', '')}"
+    return None

@@ -1,0 +1,74 @@
+"""Start-up shared by ``courtpiece run`` and ``courtpiece simulate``: readers, web, GPIO."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+from typing import Any
+
+from controller.journal import export_log
+from controller.readers.hub import HubConfig, HubDriver
+from controller.service import TableService
+
+log = logging.getLogger(__name__)
+
+
+def start_hub(service: TableService, port: str, source: str = "rfid-hub") -> HubDriver:
+    cfg = service.config.hub
+    driver = HubDriver(HubConfig(port=port, source=source, removal_silence=cfg.removal_silence,
+                                 heartbeat_timeout=cfg.heartbeat_timeout),
+                       on_event=service.on_reader_event)
+    return driver.start()
+
+
+def table_log_text(service: TableService) -> str:
+    import io
+
+    buf = io.StringIO()
+    if service.referee.journal is not None:
+        export_log(service.referee.journal, buf)
+    return buf.getvalue()
+
+
+def make_web_app(service: TableService, pin: str | None) -> tuple[Any, str] | None:
+    """The FastAPI app and the admin PIN, or None if the web part is not installed."""
+    try:
+        from controller.web.app import create_app
+        from controller.web.pin import load_or_create_pin
+    except ImportError as err:  # the dashboard is optional on a headless table
+        log.warning("web dashboard unavailable: %s", err)
+        return None
+    if pin:
+        admin_pin = pin
+    else:
+        admin_pin, new = load_or_create_pin(Path(service.config.state_dir))
+        if new:
+            print(f"admin PIN for this table (saved in the state directory): {admin_pin}", flush=True)
+    app = create_app(service.referee, admin_pin=admin_pin, table_log=lambda: table_log_text(service),
+                     state_dir=Path(service.config.state_dir))
+    return app, admin_pin
+
+
+def serve_web(app: Any, host: str, port: int, stop: threading.Event) -> None:
+    """Run uvicorn on this thread until ``stop`` is set (or Ctrl-C)."""
+    import uvicorn
+
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+
+    def watch() -> None:
+        stop.wait()
+        server.should_exit = True
+
+    threading.Thread(target=watch, daemon=True, name="web-stop").start()
+    server.run()
+    stop.set()
+
+
+def start_gpio(service: TableService) -> Any:
+    from controller.gpio import TableSignals
+    from controller.gpio_bridge import connect_signals
+
+    signals = TableSignals()
+    connect_signals(service.referee, signals)
+    return signals

@@ -1,0 +1,210 @@
+"""A simulated table: four bots, a real deck of tagged cards, and a virtual reader hub.
+
+The bots decide what happens at the table (``BotTable``); this module makes it happen
+physically: a dealt or played card is *placed on the virtual hub's reader* for its zone,
+so the sighting travels the real path (pty, hub protocol, driver, deck map, referee);
+spoken things (trump call, bids, confirm) are commands, as buttons or the admin page
+would send them. Switches inject the troubles a real table has.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.bots import BotTable
+from controller.deckmap import DECK_ORDER, Deck
+from controller.readers.virtual_hub import VirtualHub
+from controller.rules import Phase
+from controller.rules import inputs as I
+from controller.table import Referee
+
+log = logging.getLogger(__name__)
+
+
+def simulated_deck(name: str = "sim") -> Deck:
+    """A deck whose tags are made up but fixed, so logs from two runs compare."""
+    return Deck(name, {card: f"5100{i:04X}" for i, card in enumerate(DECK_ORDER)})
+
+
+@dataclass
+class SimSettings:
+    preset: str = "court-piece"
+    knowledge: str = "dealt"
+    variants: list[str] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
+    seats: list[str] = field(default_factory=lambda: ["Asha", "Bilal", "Chetan", "Dua"])
+    speed: float = 1.0
+    revoke_rate: float = 0.0
+    misread_rate: float = 0.0
+    duplicate_rate: float = 0.0
+    garbage_rate: float = 0.0
+    unplug_every: float = 0.0
+    seed: int | None = None
+    matches: int = 1
+    #: seconds a person takes for a card at speed 1 (dealing is quicker)
+    play_seconds: float = 1.2
+    deal_seconds: float = 0.15
+    wait_timeout: float = 10.0
+
+
+class SimulatedTable:
+    def __init__(self, referee: Referee, hub: VirtualHub, deck: Deck, settings: SimSettings,
+                 *, say: Callable[[str], None] | None = None) -> None:
+        self.referee = referee
+        self.hub = hub
+        self.deck = deck
+        self.s = settings
+        self.rng = random.Random(settings.seed)
+        self.say = say or (lambda text: None)
+        self.table: BotTable | None = None
+        self.matches_done = 0
+        self.actions = 0
+        self.injected: dict[str, int] = {"misreads": 0, "duplicates": 0, "garbage": 0, "unplugs": 0}
+
+    # ------------------------------------------------------------ running
+    def run(self, stop: threading.Event) -> None:
+        unplugger = None
+        if self.s.unplug_every > 0:
+            unplugger = threading.Thread(target=self._unplug_loop, args=(stop,), daemon=True, name="sim-unplug")
+            unplugger.start()
+        while not stop.is_set() and self.matches_done < self.s.matches:
+            if self.referee.match is None or self.referee.match.phase is Phase.OVER:
+                if self.referee.match is not None:
+                    self.matches_done += 1
+                    if self.matches_done >= self.s.matches:
+                        break
+                    self._pause(3.0, stop)
+                self._new_match()
+                continue
+            self.step()
+            self._pause(self._delay(), stop)
+
+    def _new_match(self) -> None:
+        s = self.s
+        self.referee.command("new-match", {"preset": s.preset, "variants": s.variants, "options": s.options,
+                                           "seats": s.seats, "first_dealer": self.rng.randrange(4),
+                                           "knowledge": s.knowledge}, source="sim-admin")
+        assert self.referee.match is not None, "the referee refused the simulated match"
+        self.table = BotTable(self.referee.match, self.rng, revoke_rate=s.revoke_rate)
+
+    def _delay(self) -> float:
+        m = self.referee.match
+        base = self.s.deal_seconds if m is not None and m.phase is Phase.DEAL else self.s.play_seconds
+        return base / max(self.s.speed, 1e-6)
+
+    @staticmethod
+    def _pause(seconds: float, stop: threading.Event) -> None:
+        if seconds > 0:
+            stop.wait(seconds)
+
+    def _unplug_loop(self, stop: threading.Event) -> None:
+        while not stop.wait(self.s.unplug_every):
+            self.hub.unplug()
+            self.injected["unplugs"] += 1
+            self.say("[sim] the reader hub's cable is pulled")
+            stop.wait(min(0.5, self.s.unplug_every / 4))
+            self.hub.replug()
+            self.say("[sim] the reader hub is plugged back in")
+
+    # ------------------------------------------------------------ one action
+    def step(self) -> None:
+        assert self.table is not None
+        self.table.match = self.referee.match  # undo rebuilds the match object
+        move = self.table.next_input()
+        self.actions += 1
+        if self.s.garbage_rate and self.rng.random() < self.s.garbage_rate:
+            self._garbage()
+        zone, card = self._placement(move)
+        if zone is None:
+            self._command(move)
+            return
+        if self.s.misread_rate and self.rng.random() < self.s.misread_rate:
+            self._misread(zone, card)
+        self._place(zone, card)
+        if self.s.duplicate_rate and self.rng.random() < self.s.duplicate_rate:
+            self.hub.read_again(zone, times=self.rng.randint(2, 9))
+            self.injected["duplicates"] += 1
+
+    def _placement(self, move: Any) -> tuple[str | None, str]:
+        if isinstance(move, I.Deal):
+            return "deal", move.card.text
+        if isinstance(move, (I.Play, I.DrawCard)):
+            return f"seat{move.seat}", move.card.text
+        if isinstance(move, (I.HideTrump, I.ShowTrump)) and move.card is not None:
+            return "trump", move.card.text
+        if isinstance(move, I.TrumpCardTurned):
+            return "trump", move.card.text
+        return None, ""
+
+    def _place(self, zone: str, card: str) -> None:
+        before = self.referee._seq
+        if zone in self.hub.lying():
+            self.hub.remove(zone)
+        self.hub.place(zone, self.deck.tag_of(card))
+        self._wait_after(before)
+
+    def _wait_after(self, seq: int) -> bool:
+        deadline = time.monotonic() + self.s.wait_timeout
+        while time.monotonic() < deadline:
+            if self.referee._seq > seq or self.referee.halted:
+                return True
+            time.sleep(0.002)
+        log.warning("the referee did not see a simulated card within %.0f s", self.s.wait_timeout)
+        return False
+
+    def _misread(self, zone: str, card: str) -> None:
+        """A wrong card is read (a neighbour's card, a reflection); the table undoes it."""
+        wrong = self.rng.choice([c for c in DECK_ORDER if c != card])
+        self.injected["misreads"] += 1
+        self.say(f"[sim] misread: {wrong} seen instead of {card}")
+        self._place(zone, wrong)
+        self.referee.command("undo", source="sim-button")
+
+    def _garbage(self) -> None:
+        self.injected["garbage"] += 1
+        pick = self.rng.randrange(3)
+        if pick == 0:
+            self.hub.inject_garbage(bytes(self.rng.randrange(256) for _ in range(self.rng.randint(1, 40))))
+        elif pick == 1:
+            self.hub.inject_truncated()
+        else:
+            self.hub.inject_bad_checksum()
+
+    def _command(self, move: Any) -> None:
+        r = self.referee
+        src = "sim-button"
+        if isinstance(move, I.CallTrump):
+            r.command("call-trump", {"seat": move.seat, "suit": move.suit.name}, source=src)
+        elif isinstance(move, I.HideTrump):
+            r.command("hide-trump", {"seat": move.seat, "suit": move.suit.name if move.suit is not None else None},
+                      source=src)
+        elif isinstance(move, I.CallTrumpByCard):
+            r.command("trump-by-card", {"seat": move.seat, "number": move.number}, source=src)
+        elif isinstance(move, I.Bid):
+            r.command("bid", {"seat": move.seat, "tricks": move.tricks}, source=src)
+        elif isinstance(move, I.Pass):
+            r.command("pass", {"seat": move.seat}, source=src)
+        elif isinstance(move, I.OpenChallenge):
+            r.command("open-challenge", {"seat": move.seat, "suit": move.suit.name}, source=src)
+        elif isinstance(move, I.AskTrump):
+            r.command("ask-trump", {"seat": move.seat}, source=src)
+        elif isinstance(move, I.RevealTrump):
+            r.command("reveal-trump", {"seat": move.seat}, source=src)
+        elif isinstance(move, I.CloseTrick):
+            r.command("confirm", source=src)
+        elif isinstance(move, I.ApplyPenalty):
+            r.command("apply-penalty", source=src)
+        elif isinstance(move, I.PlayOn):
+            r.command("play-on", {"play_on": move.play_on}, source=src)
+        elif isinstance(move, I.RequestRedeal):
+            r.command("redeal", {"seat": move.seat}, source=src)
+        elif isinstance(move, I.TakeBack):
+            r.command("correction-made", {"seat": move.seat}, source=src)
+        else:
+            raise RuntimeError(f"the simulator cannot act out {move!r}")
