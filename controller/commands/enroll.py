@@ -30,9 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--state-dir", required=True, metavar="DIR", help="the referee's state directory"
     )
     p.add_argument("--reader", choices=("pn532", "rdm6300", "hub", "sim"), default="pn532")
-    p.add_argument(
-        "--port", help="serial port (default: /dev/serial0, the UART on GPIO14/15)"
-    )
+    p.add_argument("--port", help="serial port (default: /dev/serial0, the UART on GPIO14/15)")
     p.add_argument("--replace", action="store_true", help="re-enrol a deck that already has a file")
     p.set_defaults(handler=run)
 
@@ -150,7 +148,7 @@ def _simulated_source(
             uids.append(uid)
     sim = SimulatedPn532().start()
     reader = Pn532Reader(
-        "deal", sim.port, source="enroll:sim", poll_interval=0.002, removal_polls=2
+        "deal", sim.port, source="enroll:sim", poll_interval=0.002, removal_polls=2, ack_timeout=1.0
     )
 
     def hand() -> None:

@@ -1,0 +1,35 @@
+"""``courtpiece replay LOG``: run a table log headless and print the table events."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("replay", help="referee a table log (JSON lines) and print the table events as JSON lines")
+    p.add_argument("log", help="table log file ('-' for standard input)")
+    p.add_argument("--public", action="store_true", help="only events the public may see")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from controller.journal import LogFormatError, import_log
+    from controller.table import Referee
+
+    try:
+        if args.log == "-":
+            log = import_log(sys.stdin)
+        else:
+            with open(args.log, encoding="utf-8") as f:
+                log = import_log(f)
+    except (OSError, LogFormatError) as err:
+        print(f"courtpiece replay: {err}", file=sys.stderr)
+        return 2
+    referee = Referee()
+    for event in referee.replay(log.entries):
+        if args.public and "private_to" in event:
+            continue
+        print(json.dumps(event, sort_keys=True))
+    return 0

@@ -1,0 +1,73 @@
+"""``courtpiece run --config FILE``: the referee service on the Pi."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("run", help="run the referee service")
+    p.add_argument("--config", help="table config (TOML); defaults work with the simulator")
+    p.add_argument("-v", "--verbose", action="store_true", help="print table events as sentences")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import logging
+    import threading
+
+    from controller.config import ConfigError, load_config
+    from controller.deckmap import DeckError, DeckMap
+    from controller.narrate import describe
+    from controller.runtime import make_web_app, serve_web, start_gpio, start_hub
+    from controller.sdnotify import Notifier
+    from controller.service import TableService
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        cfg = load_config(args.config)
+    except ConfigError as err:
+        print(f"courtpiece run: {err}", file=sys.stderr)
+        return 2
+    try:
+        decks = DeckMap.load(cfg.state_dir, cfg.table.deck or None)
+    except (DeckError, OSError) as err:
+        logging.warning("no deck map (%s): every tag will be reported as unknown; run 'courtpiece enroll'", err)
+        decks = None
+    service = TableService.open(cfg, decks)
+    service.start_default_match()
+    if args.verbose:
+        seats = cfg.match.seats
+        service.referee.subscribe(lambda e: None if "private_to" in e else (
+            print(line, flush=True) if (line := describe(e, seats)) else None))
+    driver = start_hub(service, cfg.hub.port) if cfg.hub.enabled else None
+    signals = start_gpio(service) if cfg.gpio.enabled else None
+    notifier = Notifier()
+    stop = threading.Event()
+
+    def watchdog() -> None:
+        interval = (notifier.watchdog_timeout() or 20.0) / 3
+        while not stop.wait(interval):
+            if not service.referee.halted:
+                notifier.watchdog()
+
+    threading.Thread(target=watchdog, daemon=True, name="watchdog").start()
+    notifier.ready("refereeing")
+    try:
+        web = make_web_app(service, cfg.table.pin) if cfg.web.enabled else None
+        if web is not None:
+            serve_web(web[0], cfg.web.host, cfg.web.port, stop)
+        else:
+            stop.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop.set()
+        notifier.stopping()
+        if driver is not None:
+            driver.stop()
+        if signals is not None:
+            signals.close()
+        service.close()
+    return 0
