@@ -103,7 +103,7 @@ class VirtualHub:
         repeat_interval: float | None = 0.5,
         hello_interval: float | None = 10.0,
         link_path: str | os.PathLike[str] | None = None,
-        connect_settle: float = 0.02,
+        connect_settle: float = 0.05,
     ) -> None:
         self.zones = tuple(zones)
         unknown = set(self.zones) - set(ALL_ZONES)

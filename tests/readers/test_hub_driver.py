@@ -226,6 +226,7 @@ def test_unplug_replug_many_times(driven) -> None:  # type: ignore[no-untyped-de
         hub.place("seat0", f"{i:08X}")
         hub.unplug()
         hub.replug()
+        assert hub.wait_host(WAIT)  # the driver has the new pty open, so it saw the unplug
         got.wait_seen("seat0", f"{i:08X}")
     assert got.sightings() == [("seat0", f"{i:08X}") for i in range(5)]
     assert driver.stats().disconnects == 5

@@ -8,11 +8,13 @@ of ``test_every_bad_line_counted_every_good_line_read`` pushes 150-300 segments 
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from controller.readers.hub import HubConfig, HubDriver
 from controller.readers.hub_protocol import (
     MAX_LINE,
     Heartbeat,
@@ -23,6 +25,7 @@ from controller.readers.hub_protocol import (
     encode,
 )
 from controller.readers.hub_tracker import HubTracker
+from controller.readers.virtual_hub import VirtualHub
 from controller.sightings import ALL_ZONES, TagSeen
 
 TAGS = ["04A1B2C3D4E5F6", "DEADBEEF", "0102030405060708090A", "CAFEBABE"]
@@ -98,36 +101,47 @@ def _mutate(line: bytes, pos: int, value: int) -> bytes:
     return line[:pos] + bytes([value]) + line[pos + 1 :]
 
 
-def _build(segments: list[Good | Bad]) -> tuple[bytes, list[HubMessage], int, int]:
-    """The stream, the good messages in it, and the exact and the minimum bad count."""
-    stream = bytearray()
-    good: list[HubMessage] = []
+def _plan(segments: list[Good | Bad]) -> tuple[list[bytes | Good], int, int]:
+    """What goes on the wire, in order (raw bytes, or a good line whose sequence number
+    the sender gives), with the exact and the minimum number of bad fragments it makes."""
+    plan: list[bytes | Good] = []
     exact = 0
     at_least = 0
-    seq = 0
     prev_bad_open = False  # the previous raw segment left its line unfinished
     for seg in segments:
         if isinstance(seg, Good):
-            msg = seg.message(seq)
-            seq += 1
-            good.append(msg)
             if seg.glued_junk:
                 exact += 1
-            stream += seg.glued_junk + encode(msg)
+                plan.append(seg.glued_junk)
+            plan.append(seg)
             prev_bad_open = False
         elif seg.count is None:
             # Two runs of arbitrary bytes may merge into one bad fragment.
             at_least += 0 if prev_bad_open else 1
-            stream += seg.data
+            plan.append(seg.data)
             prev_bad_open = not seg.data.endswith(b"\n")
         else:
             if prev_bad_open:
-                stream += b"\n"
+                plan.append(b"\n")
                 prev_bad_open = False
             exact += seg.count
-            stream += seg.data
+            plan.append(seg.data)
     if prev_bad_open:
-        stream += b"\n"  # end the last line, or it is still waiting for more bytes
+        plan.append(b"\n")  # end the last line, or it is still waiting for more bytes
+    return plan, exact, at_least
+
+
+def _build(segments: list[Good | Bad]) -> tuple[bytes, list[HubMessage], int, int]:
+    """The stream with sequence numbers from 0, its good messages, and the bad counts."""
+    plan, exact, at_least = _plan(segments)
+    stream = bytearray()
+    good: list[HubMessage] = []
+    for item in plan:
+        if isinstance(item, Good):
+            good.append(item.message(len(good)))
+            stream += encode(good[-1])
+        else:
+            stream += item
     return bytes(stream), good, exact, at_least
 
 
@@ -192,3 +206,54 @@ def test_random_bytes_never_cost_a_good_line(segments: list[Good | Bad], cuts: l
     assert stats.seq_gaps == 0 and stats.seq_rewinds == 0
     seen = [(e.zone, e.tag) for e in events if isinstance(e, TagSeen)]
     assert seen == _expected_sightings(good)
+
+
+SENTINEL = TagRead(0, "trump", "5E5E5E5E")  # a tag the segments never use
+
+
+@settings(
+    max_examples=5,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(
+    st.lists(st.one_of(good_lines, glued, constrained_bad, raw_bytes), min_size=40, max_size=120),
+    st.integers(25, 40),
+)
+def test_the_same_through_the_real_driver_on_a_pty(segments: list[Good | Bad], repeat: int) -> None:
+    """The segments, repeated, through VirtualHub -> pty -> pyserial -> HubDriver:
+    5 examples x 1,000-4,800 lines each, so over 10,000 lines on a real serial line."""
+    plan, exact, at_least = _plan(segments * repeat)
+    good = [item.message(0) for item in plan if isinstance(item, Good)]
+    events: list = []  # type: ignore[type-arg]
+    arrived = threading.Event()
+
+    def collect(event: object) -> None:
+        events.append(event)
+        if isinstance(event, TagSeen) and event.tag == SENTINEL.tag:
+            arrived.set()
+
+    with VirtualHub(heartbeat_interval=3600, repeat_interval=None, hello_interval=None) as hub:
+        config = HubConfig(
+            port=hub.port,
+            removal_silence=None,
+            heartbeat_timeout=None,
+            bad_line_report_interval=3600,
+        )
+        with HubDriver(config, collect) as driver:
+            assert hub.wait_host(10)
+            for item in plan:
+                if isinstance(item, Good):
+                    hub.send(item.message)
+                else:
+                    hub.inject_garbage(item)
+            hub.send(lambda seq: TagRead(seq, SENTINEL.zone, SENTINEL.tag))
+            assert arrived.wait(30), "the last line never arrived"
+            stats = driver.stats()
+    assert stats.bad_lines >= exact + at_least
+    if at_least == 0:
+        assert stats.bad_lines == exact
+    assert stats.seq_gaps == 0 and stats.seq_rewinds == 0
+    assert stats.tag_reads == sum(isinstance(m, TagRead) for m in good) + 1
+    seen = [(e.zone, e.tag) for e in events if isinstance(e, TagSeen)]
+    assert seen == _expected_sightings(good) + [(SENTINEL.zone, SENTINEL.tag)]
