@@ -66,6 +66,7 @@ class SimulatedTable:
         self.matches_done = 0
         self.actions = 0
         self.injected: dict[str, int] = {"misreads": 0, "duplicates": 0, "garbage": 0, "unplugs": 0}
+        self.placed = 0  # cards put on a reader: each must reach the referee exactly once
 
     # ------------------------------------------------------------ running
     def run(self, stop: threading.Event) -> None:
@@ -147,6 +148,7 @@ class SimulatedTable:
         if zone in self.hub.lying():
             self.hub.remove(zone)
         self.hub.place(zone, self.deck.tag_of(card))
+        self.placed += 1
         self._wait_after(before)
 
     def _wait_after(self, seq: int) -> bool:
