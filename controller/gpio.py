@@ -193,8 +193,15 @@ class TableSignals:
         self._buzzer.beep(on_time=t.court_beep, off_time=t.court_beep, n=t.court_beeps)
 
     def close(self) -> None:
-        """Turn everything off and release the pins. Idempotent."""
+        """Turn everything off and release the pins. Idempotent.
+
+        Outputs are switched off before their pins are freed: a released GPIO line may
+        keep its last level, and a red LED left lit after shutdown reads as a revoke.
+        """
         for device in reversed(self._devices):
+            off = getattr(device, "off", None)
+            if off is not None and not device.closed:
+                off()
             device.close()
         self._devices.clear()
 

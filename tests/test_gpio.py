@@ -6,6 +6,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -55,8 +56,13 @@ def wait_for(condition: Callable[[], bool], what: str) -> None:
         time.sleep(0.002)
 
 
-def settle(factory: MockFactory, pin: int) -> list[bool]:
-    """Wait until a pin has stopped changing (over many blink periods) and return its states."""
+def settle(factory: MockFactory, pin: int, changes: int = 0) -> list[bool]:
+    """A pin's states once it has made at least ``changes`` changes and then gone quiet.
+
+    Waiting for the expected number of changes first keeps a slow machine from cutting a
+    pattern short; the quiet spell afterwards (many blink periods) catches extra ones.
+    """
+    wait_for(lambda: len(states(factory, pin)) > changes, f"{changes} changes on pin {pin}")
     while True:
         before = states(factory, pin)
         time.sleep(0.1)
@@ -149,7 +155,7 @@ def test_play_accepted_flashes_that_seats_green_once(
 ) -> None:
     signals.play_accepted(2)
     assert factory.pin(PINS.green[2]).state  # lit at once
-    assert settle(factory, PINS.green[2]) == [False, True, False]
+    assert settle(factory, PINS.green[2], 2) == [False, True, False]
     others = [PINS.green[0], PINS.green[1], PINS.green[3], *PINS.red, PINS.buzzer]
     assert untouched(factory, others)
 
@@ -162,7 +168,7 @@ def test_revoke_blinks_red_until_cleared_and_beeps_three_times(
     wait_for(lambda: len(states(factory, red)) >= 9, "the red LED to blink")
     blinked = states(factory, red)
     assert blinked[:9] == [False, True, False, True, False, True, False, True, False]
-    assert settle(factory, PINS.buzzer) == [False] + [True, False] * 3
+    assert settle(factory, PINS.buzzer, 6) == [False] + [True, False] * 3
     assert len(states(factory, red)) > len(blinked)  # still blinking after the beeps
 
     signals.revoke_cleared(1)
@@ -187,16 +193,16 @@ def test_court_flashes_the_teams_greens_and_beeps_its_own_pattern(
 ) -> None:
     signals.court_scored(1)  # seats 1 and 3
     flashes = [False] + [True, False] * FAST.court_flashes
-    assert settle(factory, PINS.green[1]) == flashes
-    assert settle(factory, PINS.green[3]) == flashes
-    court_pattern = settle(factory, PINS.buzzer)
+    assert settle(factory, PINS.green[1], len(flashes) - 1) == flashes
+    assert settle(factory, PINS.green[3], len(flashes) - 1) == flashes
+    court_pattern = settle(factory, PINS.buzzer, 2 * FAST.court_beeps)
     assert court_pattern == [False] + [True, False] * FAST.court_beeps
     assert untouched(factory, [PINS.green[0], PINS.green[2], *PINS.red])
 
     # A revoke sounds different from a court: a different number of beeps.
     factory.pin(PINS.buzzer).clear_states()
     signals.revoke(0)
-    revoke_pattern = settle(factory, PINS.buzzer)
+    revoke_pattern = settle(factory, PINS.buzzer, 2 * FAST.revoke_beeps)
     assert revoke_pattern.count(True) == FAST.revoke_beeps != court_pattern.count(True)
 
 
@@ -213,9 +219,13 @@ def test_bad_seat_or_team_is_refused(signals: TableSignals) -> None:
 
 
 def test_close_turns_off_and_releases_the_pins(factory: MockFactory) -> None:
-    signals = TableSignals(PINS, pin_factory=factory, timing=FAST)
+    # Slow patterns, so the red LED and the buzzer are certainly on when closing.
+    slow = replace(FAST, revoke_blink=60.0, revoke_beep=60.0)
+    signals = TableSignals(PINS, pin_factory=factory, timing=slow)
     signals.revoke(2)
-    signals.close()
+    wait_for(lambda: factory.pin(PINS.red[2]).state, "the red LED to be lit")
+    wait_for(lambda: factory.pin(PINS.buzzer).state, "the buzzer to sound")
+    signals.close()  # while on: closing must switch them off, not just free the pins
     signals.close()
     assert not factory.pin(PINS.red[2]).state
     assert not factory.pin(PINS.buzzer).state
