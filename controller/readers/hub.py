@@ -14,6 +14,16 @@ ReaderFault, closes the port, and tries to open the same path again with exponen
 back-off until it is back or :meth:`stop` is called. State (tags lying on readers,
 counters, the last HELLO) survives the outage, so a card still lying there is not
 counted twice and a card placed meanwhile is counted once the hub re-reads it.
+
+Use::
+
+    driver = HubDriver(HubConfig(port="/dev/ttyACM0"), on_event=handle).start()
+    ...                      # handle(TagSeen | ReaderFault) runs on the reader thread
+    driver.stats()           # HubStats: bad lines by kind, gaps, repeats dropped, ...
+    driver.status()          # HubStatus: connected, alive, hello, faulty, present
+    driver.stop()
+
+With the simulator, ``port`` is ``VirtualHub().port`` (see ``virtual_hub``).
 """
 
 from __future__ import annotations
@@ -31,6 +41,17 @@ import serial
 
 from controller.readers.hub_protocol import Hello
 from controller.readers.hub_tracker import HubEvent, HubStats, HubStatus, HubTracker
+
+__all__ = [
+    "EventSink",
+    "HubConfig",
+    "HubDriver",
+    "HubEvent",
+    "HubStats",
+    "HubStatus",
+    "asyncio_sink",
+    "open_serial",
+]
 
 log = logging.getLogger(__name__)
 

@@ -22,6 +22,15 @@ Behaviour, chosen to match the firmware:
 
 One daemon thread writes to the pty; every public method may be called from any
 thread and returns at once (use :meth:`drain` to wait until everything is written).
+
+Use::
+
+    with VirtualHub() as hub:                      # plugged in, pty behind hub.port
+        driver = HubDriver(HubConfig(port=hub.port), on_event=handle).start()
+        hub.place("seat0", "04A1B2C3")             # TagSeen(seat0, 04A1B2C3)
+        hub.remove("seat0")
+        hub.unplug(); hub.replug()                 # the driver reconnects by itself
+        driver.stop()
 """
 
 from __future__ import annotations
