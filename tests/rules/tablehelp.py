@@ -162,20 +162,22 @@ def _winner(trick: list[tuple[int, Card]], trump: Suit | None) -> int:
 def script_tricks(hands: HandsSpec, leader: int, winners: Sequence[int | None], *,
                   trump: Suit | None = None, follow_only: bool = False,
                   first_card: Card | None = None, ace_rules: bool = False,
-                  budget: int = 200_000) -> list[tuple[int, Card]]:
+                  always_follow: Iterable[int] = (), budget: int = 200_000) -> list[tuple[int, Card]]:
     """Find legal plays (everyone follows suit when able) for len(winners) tricks such that
     trick i is won by winners[i] (None: anyone). ``follow_only`` keeps every trick to one
     suit. The trump is treated as public from the start. ``ace_rules`` keeps a seat that
     won with an ace (not a trump cut) from leading another ace next (band rung 6.3).
-    Raises if no script exists."""
+    Seats in ``always_follow`` must hold the led suit every time (a hidden-trump opponent
+    who never has to ask). Raises if no script exists."""
     held = [set(h) for h in parse_hands(hands)]
+    followers = set(always_follow)
     nodes = 0
 
     def options_for(seat: int, led: Suit | None, want_high: bool) -> list[Card]:
         mine = held[seat]
         if led is not None:
             same = [c for c in mine if c.suit == led]
-            pool = same if same else ([] if follow_only else list(mine))
+            pool = same if same else ([] if follow_only or seat in followers else list(mine))
         else:
             pool = list(mine)
         return sorted(pool, key=lambda c: (c.rank, c.suit), reverse=want_high)
@@ -277,13 +279,71 @@ def run_hand(m: Match, hands: HandsSpec, winners: Sequence[int | None], *, trump
     return events
 
 
+def rotate(hands: HandsSpec, k: int) -> list[list[Card]]:
+    """The same deal moved ``k`` seats on: seat s gets what seat s-k had."""
+    parsed = parse_hands(hands)
+    return [parsed[(s - k) % 4] for s in range(4)]
+
+
+def sweep_hands(caller: int) -> list[list[Card]]:
+    """A deal where ``caller`` holds A K Q J of spades and A K Q of the other suits, and
+    both opponents hold exactly the suit lengths of the caller (4-3-3-3), so the caller can
+    take all thirteen tricks with the opponents always following (no ask needed)."""
+    hands: list[list[Card]] = [[], [], [], []]
+    hands[caller] = cards("AS KS QS JS AH KH QH AD KD QD AC KC QC")
+    hands[(caller + 1) % 4] = cards("TS 9S 8S 7S JH TH 9H JD TD 9D JC TC 9C")
+    hands[(caller + 3) % 4] = cards("6S 5S 4S 3S 8H 7H 6H 8D 7D 6D 8C 7C 6C")
+    hands[(caller + 2) % 4] = cards("2S 5H 4H 3H 2H 5D 4D 3D 2D 5C 4C 3C 2C")
+    return [_interleave(h) for h in hands]
+
+
+def band_rung_auction(m: Match, bidder: int, bid: int) -> list[Event]:
+    """Everyone passes except ``bidder``, who bids ``bid`` on its first turn."""
+    h = m.hand
+    events: list[Event] = []
+    while h.auction is not None and not h.auction.done:
+        seat = h.auction.turn
+        events += m.apply(I.Bid(seat, bid) if seat == bidder and h.auction.high == 0 else I.Pass(seat))
+    return events
+
+
+def band_rung_hand(m: Match, bidding_team: int, bid: int, made: bool) -> list[Event]:
+    """One band-rung hand (dealt mode): the first seat of ``bidding_team`` after the dealer
+    bids, the others pass. If ``made``, the caller holds the top cards and takes every
+    trick with everyone following suit; otherwise the opponent after the caller holds
+    them, the caller opens with its face-down trump card (which turns trump up) and the
+    opponents take tricks in pairs until the bid is broken."""
+    h = m.hand
+    bidder = next(s for s in ((h.dealer + i) % 4 for i in (1, 2, 3, 4)) if s % 2 == bidding_team)
+    strong = bidder if made else (bidder + 1) % 4
+    hands = sweep_hands(bidder) if made else strong_hands(strong)
+    events = deal_first_batch(m, hands)
+    events += band_rung_auction(m, bidder, bid)
+    assert h.caller == bidder
+    hidden = hands[bidder][1] if made else hands[bidder][0]  # a heart / the lowest spade
+    events += m.apply(I.HideTrump(bidder, hidden))
+    events += deal(m, hands)
+    if made:
+        plays = script_tricks(hands, bidder, [bidder] * 13, ace_rules=True,
+                              always_follow=((bidder + 1) % 4, (bidder + 3) % 4))
+    else:
+        plays = script_tricks(hands, bidder, [strong] * 4, trump=hidden.suit, follow_only=True,
+                              first_card=hidden, ace_rules=True)
+    for seat, c in plays:
+        if m.hand is not h:
+            break
+        events += m.apply(I.Play(seat, c))
+    assert m.hand is not h, "the hand should have ended"
+    return events
+
+
 def snapshot(m: Match) -> tuple[int, int, dict[str, Any], str]:
     """What must not change when the engine refuses an input."""
     return (len(m.inputs), len(m.events), m.public_view(), m.phase.value)
 
 
 __all__ = [
-    "apply_all", "banded_hands", "complete_deal", "run_hand", "deal", "deal_first_batch", "deal_inputs", "deal_order", "of_type",
+    "apply_all", "rotate", "band_rung_auction", "band_rung_hand", "sweep_hands", "banded_hands", "complete_deal", "run_hand", "deal", "deal_first_batch", "deal_inputs", "deal_order", "of_type",
     "parse_hands", "play", "play_script", "script_cards", "script_tricks", "snapshot", "strong_hands",
     "Card", "Suit", "card", "cards",
 ]
