@@ -17,11 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.acting import COMMAND, table_input
 from controller.bots import BotTable
 from controller.deckmap import DECK_ORDER, Deck
 from controller.readers.virtual_hub import VirtualHub
 from controller.rules import Phase
-from controller.rules import inputs as I
 from controller.table import Referee
 
 log = logging.getLogger(__name__)
@@ -121,27 +121,18 @@ class SimulatedTable:
         self.actions += 1
         if self.s.garbage_rate and self.rng.random() < self.s.garbage_rate:
             self._garbage()
-        zone, card = self._placement(move)
-        if zone is None:
-            self._command(move)
+        kind, payload = table_input(move)
+        if kind == COMMAND:
+            name = payload.pop("name")
+            self.referee.command(name, payload, source="sim-button")
             return
+        zone, card = payload["zone"], payload["card"]
         if self.s.misread_rate and self.rng.random() < self.s.misread_rate:
             self._misread(zone, card)
         self._place(zone, card)
         if self.s.duplicate_rate and self.rng.random() < self.s.duplicate_rate:
             self.hub.read_again(zone, times=self.rng.randint(2, 9))
             self.injected["duplicates"] += 1
-
-    def _placement(self, move: Any) -> tuple[str | None, str]:
-        if isinstance(move, I.Deal):
-            return "deal", move.card.text
-        if isinstance(move, (I.Play, I.DrawCard)):
-            return f"seat{move.seat}", move.card.text
-        if isinstance(move, (I.HideTrump, I.ShowTrump)) and move.card is not None:
-            return "trump", move.card.text
-        if isinstance(move, I.TrumpCardTurned):
-            return "trump", move.card.text
-        return None, ""
 
     def _place(self, zone: str, card: str) -> None:
         before = self.referee._seq
@@ -177,36 +168,3 @@ class SimulatedTable:
             self.hub.inject_truncated()
         else:
             self.hub.inject_bad_checksum()
-
-    def _command(self, move: Any) -> None:
-        r = self.referee
-        src = "sim-button"
-        if isinstance(move, I.CallTrump):
-            r.command("call-trump", {"seat": move.seat, "suit": move.suit.name}, source=src)
-        elif isinstance(move, I.HideTrump):
-            r.command("hide-trump", {"seat": move.seat, "suit": move.suit.name if move.suit is not None else None},
-                      source=src)
-        elif isinstance(move, I.CallTrumpByCard):
-            r.command("trump-by-card", {"seat": move.seat, "number": move.number}, source=src)
-        elif isinstance(move, I.Bid):
-            r.command("bid", {"seat": move.seat, "tricks": move.tricks}, source=src)
-        elif isinstance(move, I.Pass):
-            r.command("pass", {"seat": move.seat}, source=src)
-        elif isinstance(move, I.OpenChallenge):
-            r.command("open-challenge", {"seat": move.seat, "suit": move.suit.name}, source=src)
-        elif isinstance(move, I.AskTrump):
-            r.command("ask-trump", {"seat": move.seat}, source=src)
-        elif isinstance(move, I.RevealTrump):
-            r.command("reveal-trump", {"seat": move.seat}, source=src)
-        elif isinstance(move, I.CloseTrick):
-            r.command("confirm", source=src)
-        elif isinstance(move, I.ApplyPenalty):
-            r.command("apply-penalty", source=src)
-        elif isinstance(move, I.PlayOn):
-            r.command("play-on", {"play_on": move.play_on}, source=src)
-        elif isinstance(move, I.RequestRedeal):
-            r.command("redeal", {"seat": move.seat}, source=src)
-        elif isinstance(move, I.TakeBack):
-            r.command("correction-made", {"seat": move.seat}, source=src)
-        else:
-            raise RuntimeError(f"the simulator cannot act out {move!r}")

@@ -5,37 +5,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from controller.acting import table_input
 from controller.bots import BotTable
 from controller.rules import Phase
-from controller.rules import inputs as I
-from controller.table import COMMAND, SIGHTING, Referee
+from controller.table import SIGHTING, Referee
 
 
 def input_for(move: Any) -> tuple[str, dict[str, Any]]:
-    """The referee input (kind, payload) that a physical table produces for an engine move."""
-    if isinstance(move, I.Deal):
-        return SIGHTING, {"zone": "deal", "card": move.card.text}
-    if isinstance(move, (I.Play, I.DrawCard)):
-        return SIGHTING, {"zone": f"seat{move.seat}", "card": move.card.text}
-    if isinstance(move, (I.HideTrump, I.ShowTrump)) and move.card is not None:
-        return SIGHTING, {"zone": "trump", "card": move.card.text}
-    if isinstance(move, I.TrumpCardTurned):
-        return SIGHTING, {"zone": "trump", "card": move.card.text}
-    table = {
-        I.CallTrump: lambda m: ("call-trump", {"seat": m.seat, "suit": m.suit.name}),
-        I.CallTrumpByCard: lambda m: ("trump-by-card", {"seat": m.seat, "number": m.number}),
-        I.Bid: lambda m: ("bid", {"seat": m.seat, "tricks": m.tricks}),
-        I.Pass: lambda m: ("pass", {"seat": m.seat}),
-        I.OpenChallenge: lambda m: ("open-challenge", {"seat": m.seat, "suit": m.suit.name}),
-        I.AskTrump: lambda m: ("ask-trump", {"seat": m.seat}),
-        I.RevealTrump: lambda m: ("reveal-trump", {"seat": m.seat}),
-        I.CloseTrick: lambda m: ("confirm", {}),
-        I.ApplyPenalty: lambda m: ("apply-penalty", {}),
-        I.PlayOn: lambda m: ("play-on", {"play_on": m.play_on}),
-        I.RequestRedeal: lambda m: ("redeal", {"seat": m.seat}),
-    }
-    name, args = table[type(move)](move)
-    return COMMAND, {"name": name, **args}
+    return table_input(move)
 
 
 def feed(referee: Referee, kind: str, payload: dict[str, Any], at: float) -> list[dict[str, Any]]:
