@@ -1,0 +1,156 @@
+"""Admin routes: everything that changes the match, behind the table PIN.
+
+Each POST passes three gates, in this order: the browser's ``Origin`` must be this
+site, the CSRF token must match the session cookie, and (except for logging in) the
+session must be admin. Logging in is rate limited per client and per table.
+"""
+
+from __future__ import annotations
+
+import hmac
+import io
+import json
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+
+from controller.journal import export_log, write_entries
+from controller.rules.options import PRESETS
+from controller.table import Referee
+from controller.table_commands import COMMANDS
+from controller.web.public_routes import page
+from controller.web.redact import public_event
+from controller.web.security import SESSION_COOKIE, RateLimiter, Sessions, same_origin
+
+
+def default_table_log(referee: Referee) -> str:
+    """The table log (header + inputs, JSON lines) straight from the referee."""
+    buf = io.StringIO()
+    if referee.journal is not None:
+        export_log(referee.journal, buf)
+        return buf.getvalue()
+    header = {"type": "header", "version": 1, **(referee.setup.to_dict() if referee.setup else {})}
+    buf.write(json.dumps(header) + "\n")
+    write_entries(list(referee.entries), buf)
+    return buf.getvalue()
+
+
+class Gate:
+    """The checks shared by every admin route."""
+
+    def __init__(self, sessions: Sessions, limiter: RateLimiter, pin: str) -> None:
+        self.sessions = sessions
+        self.limiter = limiter
+        self.pin = pin
+
+    def sid(self, request: Request) -> str | None:
+        return self.sessions.sid_of(request.cookies.get(SESSION_COOKIE))
+
+    def check_post(self, request: Request, token: str | None) -> str:
+        """Origin and CSRF for any POST; returns the session id."""
+        h = request.headers
+        if not same_origin(h.get("origin"), h.get("referer"), h.get("host")):
+            raise HTTPException(403, "cross-site request refused")
+        sid = self.sid(request)
+        if not self.sessions.csrf_ok(sid, token or h.get("x-csrf-token")):
+            raise HTTPException(403, "missing or bad CSRF token: reload the admin page")
+        assert sid is not None
+        return sid
+
+    def require_admin(self, request: Request) -> str:
+        sid = self.sid(request)
+        if not self.sessions.is_admin(sid):
+            raise HTTPException(401, "admin PIN required")
+        assert sid is not None
+        return sid
+
+
+def set_session(response: Response, cookie: str) -> None:
+    response.set_cookie(SESSION_COOKIE, cookie, httponly=True, samesite="strict", path="/")
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    """A JSON object or form fields; anything else is an empty dict."""
+    ctype = request.headers.get("content-type", "")
+    try:
+        if ctype.startswith("application/json"):
+            data = await request.json()
+            return data if isinstance(data, dict) else {}
+        if ctype.startswith(("application/x-www-form-urlencoded", "multipart/form-data")):
+            return {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
+    except (ValueError, UnicodeDecodeError):
+        raise HTTPException(400, "unreadable request body") from None
+    return {}
+
+
+def admin_router(referee: Referee, gate: Gate, table_log: Callable[[], str] | None) -> APIRouter:
+    r = APIRouter()
+
+    @r.get("/admin", include_in_schema=False)
+    def admin_page() -> FileResponse:
+        return page("admin.html")
+
+    @r.get("/admin/api/session")
+    def session(request: Request) -> JSONResponse:
+        sid = gate.sid(request)
+        cookie = None
+        if sid is None:
+            sid, cookie = gate.sessions.new_cookie()
+        resp = JSONResponse({"admin": gate.sessions.is_admin(sid), "csrf": gate.sessions.csrf_token(sid)},
+                            headers={"Cache-Control": "no-store"})
+        if cookie:
+            set_session(resp, cookie)
+        return resp
+
+    @r.post("/admin/api/login")
+    async def login(request: Request) -> JSONResponse:
+        body = await _body(request)
+        old = gate.check_post(request, body.get("csrf"))
+        client = request.client.host if request.client else "?"
+        wait = gate.limiter.retry_after(client)
+        if wait > 0:
+            raise HTTPException(429, "too many wrong PINs: wait and try again",
+                                headers={"Retry-After": str(int(wait) + 1)})
+        if not hmac.compare_digest(str(body.get("pin", "")).strip().encode(), gate.pin.encode()):
+            gate.limiter.failure(client)
+            raise HTTPException(401, "wrong PIN")
+        gate.limiter.success(client)
+        gate.sessions.revoke(old)
+        sid, cookie = gate.sessions.new_cookie()  # a new id once admin: no session fixation
+        gate.sessions.grant_admin(sid)
+        resp = JSONResponse({"admin": True, "csrf": gate.sessions.csrf_token(sid)})
+        set_session(resp, cookie)
+        return resp
+
+    @r.post("/admin/api/logout")
+    async def logout(request: Request) -> JSONResponse:
+        body = await _body(request)
+        sid = gate.check_post(request, body.get("csrf"))
+        gate.sessions.revoke(sid)
+        return JSONResponse({"admin": False})
+
+    @r.post("/admin/api/command")
+    async def command(request: Request) -> JSONResponse:
+        body = await _body(request)
+        gate.check_post(request, body.get("csrf"))
+        gate.require_admin(request)
+        name = str(body.get("name", ""))
+        args = body.get("args") or {}
+        if name not in COMMANDS or not isinstance(args, dict):
+            raise HTTPException(400, f"unknown command {name!r}")
+        if name == "new-match" and args.get("preset") not in PRESETS:
+            raise HTTPException(400, "choose a preset")
+        events = referee.command(name, args, source="admin")
+        shown = [e for e in (public_event(ev) for ev in events) if e is not None]
+        return JSONResponse({"events": shown})
+
+    @r.get("/admin/api/log")
+    def download_log(request: Request) -> PlainTextResponse:
+        gate.require_admin(request)
+        text = table_log() if table_log is not None else default_table_log(referee)
+        return PlainTextResponse(text, media_type="application/x-ndjson", headers={
+            "Content-Disposition": 'attachment; filename="table-log.jsonl"', "Cache-Control": "no-store"})
+
+    return r

@@ -1,0 +1,70 @@
+"""The app factory: the referee's web face, ready for uvicorn.
+
+The service (``courtpiece run`` / ``simulate``) owns the referee, the journal and the
+PIN; this module only wires them to routes, so tests can build the same app around an
+in-process referee.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request, Response
+from fastapi.staticfiles import StaticFiles
+
+from controller.table import Referee
+from controller.web.admin_routes import Gate, admin_router
+from controller.web.hub import Hub
+from controller.web.pin import valid_pin
+from controller.web.public_routes import STATIC, public_router
+from controller.web.security import RateLimiter, Sessions, load_or_create_secret
+
+#: Everything comes from this Pi: no CDN, no inline script, no framing by other sites.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+
+
+def create_app(referee: Referee, *, admin_pin: str, table_log: Callable[[], str] | None = None,
+               state_dir: Path | None = None, limiter: RateLimiter | None = None) -> FastAPI:
+    """Build the dashboard app for ``referee``.
+
+    ``admin_pin``: the table PIN (see :func:`controller.web.pin.load_or_create_pin`).
+    ``table_log``: returns the table log text for download (default: from the referee's
+    journal, or its in-memory inputs). ``state_dir``: where the cookie-signing secret is
+    kept (None: a new secret per start). ``limiter``: PIN rate limiter (tests inject one
+    with a fake clock).
+    """
+    if not valid_pin(admin_pin):
+        raise ValueError("the admin PIN must be 4 to 12 digits")
+    hub = Hub(referee)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub.start(asyncio.get_running_loop())
+        try:
+            yield
+        finally:
+            hub.stop()
+
+    app = FastAPI(title="Court Piece Referee", lifespan=lifespan, docs_url=None, redoc_url=None,
+                  openapi_url=None)
+    gate = Gate(Sessions(load_or_create_secret(state_dir)), limiter or RateLimiter(), admin_pin)
+    app.state.hub = hub
+    app.state.gate = gate
+
+    @app.middleware("http")
+    async def headers(request: Request, call_next: Callable[[Request], object]) -> Response:
+        response: Response = await call_next(request)  # type: ignore[misc]
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        return response
+
+    app.include_router(public_router(referee, hub))
+    app.include_router(admin_router(referee, gate, table_log))
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

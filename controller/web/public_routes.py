@@ -1,0 +1,78 @@
+"""Read-only routes anyone on the table's network may use: pages, state, the live stream.
+
+Nothing here changes the match, and nothing here reads a seat's private view: the
+state is ``Referee.public_state()`` and events pass through :func:`public_event`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from fastapi.responses import FileResponse, JSONResponse
+
+from controller.rules.options import PRESETS, option_help, to_plain
+from controller.table import Referee
+from controller.web.hub import Hub
+from controller.web.redact import public_event
+
+STATIC = Path(__file__).parent / "static"
+I18N = STATIC / "i18n"
+
+
+def languages() -> list[dict[str, Any]]:
+    """Every ``static/i18n/<code>.json``: a translator adds a language by adding a file."""
+    out = []
+    for path in sorted(I18N.glob("*.json")):
+        meta = json.loads(path.read_text(encoding="utf-8")).get("_meta", {})
+        out.append({"code": path.stem, "name": meta.get("name", path.stem), "dir": meta.get("dir", "ltr")})
+    return out
+
+
+def presets() -> dict[str, Any]:
+    return {
+        "presets": [{"name": p.name, "summary": p.summary, "variants": sorted(p.variants),
+                     "options": p.options.changed_from_default()} for p in PRESETS.values()],
+        "options": [{"name": n, "help": h, "default": to_plain(d)} for n, h, d in option_help()],
+    }
+
+
+def page(name: str) -> FileResponse:
+    return FileResponse(STATIC / name, media_type="text/html", headers={"Cache-Control": "no-cache"})
+
+
+def public_router(referee: Referee, hub: Hub) -> APIRouter:
+    r = APIRouter()
+
+    @r.get("/", include_in_schema=False)
+    def dashboard() -> FileResponse:
+        return page("index.html")
+
+    @r.get("/table", include_in_schema=False)
+    def table() -> FileResponse:
+        return page("table.html")
+
+    @r.get("/api/state")
+    def state() -> JSONResponse:
+        return JSONResponse(referee.public_state())
+
+    @r.get("/api/events")
+    def events(after: int = 0) -> JSONResponse:
+        out = [e for e in (public_event(ev) for ev in referee.public_events(after)) if e is not None]
+        return JSONResponse(out[-500:])
+
+    @r.get("/api/languages")
+    def langs() -> JSONResponse:
+        return JSONResponse(languages())
+
+    @r.get("/api/presets")
+    def preset_list() -> JSONResponse:
+        return JSONResponse(presets())
+
+    @r.websocket("/ws")
+    async def stream(ws: WebSocket) -> None:
+        await hub.serve(ws)
+
+    return r

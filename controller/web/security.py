@@ -1,0 +1,165 @@
+"""Admin sessions, CSRF tokens, PIN rate limiting and the same-origin check.
+
+Why no library: the needs are small (an HMAC over a random id) and the standard
+library's ``hmac`` does it without another dependency on the Pi.
+
+- Every browser gets a session id in a signed, HttpOnly, SameSite=Strict cookie. A
+  session becomes *admin* only after a correct PIN, and the id is rotated then (no
+  session fixation). Sessions live in memory: a restart logs everyone out.
+- The CSRF token is an HMAC of the session id; every POST must carry it (form field
+  ``csrf`` or header ``X-CSRF-Token``), and a POST whose ``Origin`` names another site
+  is refused outright.
+- PIN guesses are limited per client address and for the whole table, so a 6-digit PIN
+  cannot be walked from a phone on the same Wi-Fi.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+SECRET_FILE = "web-secret"
+SESSION_COOKIE = "cp_session"
+SESSION_TTL = 12 * 3600.0
+
+Clock = Callable[[], float]
+
+
+def load_or_create_secret(state_dir: Path | None) -> bytes:
+    """The signing key: kept in the state directory so cookies survive a restart of the page."""
+    if state_dir is None:
+        return secrets.token_bytes(32)
+    path = Path(state_dir) / SECRET_FILE
+    try:
+        data = path.read_bytes()
+        if len(data) >= 32:
+            return data
+    except FileNotFoundError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = secrets.token_bytes(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    return data
+
+
+class Sessions:
+    """Signed session cookies; which of them are admin is kept here, in memory."""
+
+    def __init__(self, secret: bytes, *, ttl: float = SESSION_TTL, clock: Clock = time.time) -> None:
+        self._secret = secret
+        self._ttl = ttl
+        self._clock = clock
+        self._admins: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def _mac(self, purpose: str, value: str) -> str:
+        return hmac.new(self._secret, f"{purpose}|{value}".encode(), hashlib.sha256).hexdigest()
+
+    def new_cookie(self) -> tuple[str, str]:
+        """A fresh (session id, cookie value)."""
+        sid = secrets.token_urlsafe(18)
+        return sid, f"{sid}.{self._mac('session', sid)}"
+
+    def sid_of(self, cookie: str | None) -> str | None:
+        """The session id if the cookie is ours and untampered, else None."""
+        if not cookie or "." not in cookie:
+            return None
+        sid, _, mac = cookie.rpartition(".")
+        if not sid or not hmac.compare_digest(mac, self._mac("session", sid)):
+            return None
+        return sid
+
+    def csrf_token(self, sid: str) -> str:
+        return self._mac("csrf", sid)
+
+    def csrf_ok(self, sid: str | None, token: str | None) -> bool:
+        return bool(sid and token) and hmac.compare_digest(str(token), self.csrf_token(str(sid)))
+
+    def grant_admin(self, sid: str) -> None:
+        with self._lock:
+            self._admins[sid] = self._clock() + self._ttl
+
+    def revoke(self, sid: str | None) -> None:
+        with self._lock:
+            self._admins.pop(sid or "", None)
+
+    def is_admin(self, sid: str | None) -> bool:
+        if not sid:
+            return False
+        with self._lock:
+            expires = self._admins.get(sid)
+            if expires is None:
+                return False
+            if expires < self._clock():
+                del self._admins[sid]
+                return False
+            return True
+
+
+@dataclass
+class _Bucket:
+    failures: list[float] = field(default_factory=list)
+    locked_until: float = 0.0
+
+
+class RateLimiter:
+    """Failed PIN attempts: ``max_failures`` within ``window`` seconds locks a key out.
+
+    Keys are a client address and ``"*"`` (the whole table, with a higher limit), so a
+    guesser cannot simply change address. The clock is injected so tests need no waiting.
+    """
+
+    def __init__(self, *, max_failures: int = 5, window: float = 300.0, lockout: float = 300.0,
+                 table_max_failures: int = 20, clock: Clock = time.monotonic) -> None:
+        self.max_failures = max_failures
+        self.table_max_failures = table_max_failures
+        self.window = window
+        self.lockout = lockout
+        self._clock = clock
+        self._buckets: dict[str, _Bucket] = {}
+        self._lock = threading.Lock()
+
+    def retry_after(self, client: str) -> float:
+        """Seconds until this client may try again (0: it may try now)."""
+        now = self._clock()
+        with self._lock:
+            waits = [b.locked_until - now for k in (client, "*") if (b := self._buckets.get(k))]
+        return max([0.0, *waits])
+
+    def failure(self, client: str) -> None:
+        now = self._clock()
+        with self._lock:
+            for key, limit in ((client, self.max_failures), ("*", self.table_max_failures)):
+                b = self._buckets.setdefault(key, _Bucket())
+                b.failures = [t for t in b.failures if t > now - self.window] + [now]
+                if len(b.failures) >= limit:
+                    b.locked_until = now + self.lockout
+                    b.failures = []
+
+    def success(self, client: str) -> None:
+        with self._lock:
+            self._buckets.pop(client, None)
+
+
+def same_origin(origin: str | None, referer: str | None, host: str | None) -> bool:
+    """False when the browser says the request came from another site.
+
+    Browsers send ``Origin`` on every POST; non-browser clients may send neither header,
+    and they still need the CSRF token, which a foreign page cannot read.
+    """
+    source = origin if origin and origin != "null" else referer
+    if origin == "null":
+        return False
+    if not source:
+        return True
+    return bool(host) and urlsplit(source).netloc.lower() == str(host).lower()

@@ -1,0 +1,48 @@
+// The live stream: one WebSocket to /ws, reconnecting forever. The server sends a full
+// "state" message on every (re)connect, then "event" messages carrying the new state,
+// so a screen never polls and never needs to replay anything itself.
+const STICKY_UNTIL = new Set(["play-accepted", "deal-complete", "trump-called", "trump-hidden",
+  "bid-made", "bid-passed", "undone", "match-setup"]);
+
+export function connect(onChange, onStatus = () => {}) {
+  const store = { state: null, recent: [], flag: null, notice: null, last: null };
+  let delay = 300;
+
+  function take(msg) {
+    if (msg.type === "state") {
+      store.state = msg.state;
+      store.recent = msg.recent || [];
+      store.flag = null;
+      store.last = null;
+    } else if (msg.type === "event") {
+      const ev = msg.event;
+      store.state = msg.state;
+      store.recent.push(ev);
+      if (store.recent.length > 30) store.recent.shift();
+      store.last = ev;
+      // A flag the rules resolve at once (no pending ruling) stays up until play moves on.
+      if (ev.event === "revoke-flagged") store.flag = ev;
+      else if (STICKY_UNTIL.has(ev.event)) store.flag = null;
+      if (["impossible", "unknown-tag", "other-deck-tag", "command-refused", "input-refused",
+        "journal-failed", "undone"].includes(ev.event)) store.notice = { text: ev.message, at: Date.now() };
+    }
+    onChange(store);
+  }
+
+  function open() {
+    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+    ws.onopen = () => { delay = 300; onStatus(true); };
+    ws.onmessage = (e) => {
+      const data = JSON.parse(e.data);
+      (Array.isArray(data) ? data : [data]).forEach(take);
+    };
+    ws.onclose = () => {
+      onStatus(false);
+      setTimeout(open, delay);
+      delay = Math.min(delay * 2, 4000);
+    };
+    ws.onerror = () => ws.close();
+  }
+  open();
+  return store;
+}
