@@ -1,4 +1,4 @@
-"""Recognition on scenes the project renders itself (never on ../shared photographs)."""
+"""Recognition on scenes the project renders itself (never on real photographs)."""
 
 from __future__ import annotations
 
