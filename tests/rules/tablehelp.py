@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
-from controller.rules import CARDS, Card, Match, Suit, card, cards
+from controller.rules import CARDS, Card, Match, Phase, Suit, card, cards
 from controller.rules import inputs as I
 from controller.rules.events import Event
 
@@ -260,8 +260,6 @@ def run_hand(m: Match, hands: HandsSpec, winners: Sequence[int | None], *, trump
     """Deal ``hands`` for the current hand, let the caller name ``trump``, and play a script
     in which trick i goes to winners[i], until the engine ends the hand. At a 7-0 start the
     winners choose ``play_on``. For presets where the trump is named aloud."""
-    from controller.rules import Phase
-
     h = m.hand
     events = deal_first_batch(m, hands)
     events += m.apply(I.CallTrump(h.caller, trump))  # type: ignore[arg-type]
@@ -330,10 +328,10 @@ def band_rung_hand(m: Match, bidding_team: int, bid: int, made: bool) -> list[Ev
         plays = script_tricks(hands, bidder, [strong] * 4, trump=hidden.suit, follow_only=True,
                               first_card=hidden, ace_rules=True)
     for seat, c in plays:
-        if m.hand is not h:
+        if m.hand is not h or m.phase is Phase.OVER:
             break
         events += m.apply(I.Play(seat, c))
-    assert m.hand is not h, "the hand should have ended"
+    assert m.hand is not h or m.phase is Phase.OVER, "the hand should have ended"
     return events
 
 
