@@ -6,6 +6,7 @@ it is standing at a Pi with a text editor, not reading a traceback.
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -20,7 +21,8 @@ class ConfigError(ValueError):
 
 @dataclass
 class TableSection:
-    state_dir: str = "./courtpiece-state"
+    #: systemd's StateDirectory= sets $STATE_DIRECTORY; elsewhere a folder here
+    state_dir: str = field(default_factory=lambda: os.environ.get("STATE_DIRECTORY", "./courtpiece-state"))
     pin: str = ""  # admin PIN; empty: generated on first start and printed
     deck: str = ""  # active deck name; empty: the only enrolled deck
 
@@ -52,7 +54,26 @@ class WebSection:
 
 @dataclass
 class GpioSection:
+    """Pins are BCM numbers; the defaults are documented in docs/gpio.md."""
+
     enabled: bool = False
+    green: list[int] = field(default_factory=lambda: [5, 6, 13, 19])
+    red: list[int] = field(default_factory=lambda: [26, 16, 20, 21])
+    buzzer: int = 18
+    undo: int = 17
+    confirm: int = 27
+    play_on: int = 22
+
+    def pins(self) -> dict[str, object]:
+        return {k: getattr(self, k) for k in ("green", "red", "buzzer", "undo", "confirm", "play_on")}
+
+
+@dataclass
+class OledSection:
+    enabled: bool = False
+    kind: str = "ssd1306"
+    port: int = 1
+    address: int = 0x3C
 
 
 @dataclass
@@ -62,6 +83,7 @@ class Config:
     hub: HubSection = field(default_factory=HubSection)
     web: WebSection = field(default_factory=WebSection)
     gpio: GpioSection = field(default_factory=GpioSection)
+    oled: OledSection = field(default_factory=OledSection)
     #: reader zone name -> table zone (seat0..seat3, deal, trump); identity by default
     zones: dict[str, str] = field(default_factory=lambda: {z: z for z in ALL_ZONES})
 
@@ -117,7 +139,7 @@ def load_config(path: str | Path | None) -> Config:
             continue
         target = getattr(cfg, section, None) if section in {f.name for f in fields(Config)} else None
         if target is None:
-            raise ConfigError(f"{p}: unknown section [{section}] (known: table, match, hub, web, gpio, zones)")
+            raise ConfigError(f"{p}: unknown section [{section}] (known: table, match, hub, web, gpio, oled, zones)")
         if not isinstance(values, dict):
             raise ConfigError(f"{p}: {_where(text, section, '')} must be a table")
         known = {f.name: f for f in fields(target)}
@@ -154,5 +176,13 @@ def _check(cfg: Config, p: Path, text: str) -> None:
         preset(m.preset, *m.variants, **m.options)
     except OptionError as err:
         raise ConfigError(f"{p}: {_where(text, 'match', 'options')}: {err}") from None
+    from controller.gpio import GpioPins
+
+    try:
+        GpioPins.from_mapping(cfg.gpio.pins())
+    except ValueError as err:
+        raise ConfigError(f"{p}: {_where(text, 'gpio', '')}: {err}") from None
+    if cfg.oled.kind not in ("ssd1306", "sh1106", "dummy"):
+        raise ConfigError(f"{p}: bad value for {_where(text, 'oled', 'kind')}: use ssd1306 or sh1106")
     if not 0 < cfg.web.port < 65536:
         raise ConfigError(f"{p}: {_where(text, 'web', 'port')} must be a TCP port")

@@ -66,9 +66,34 @@ def serve_web(app: Any, host: str, port: int, stop: threading.Event) -> None:
 
 
 def start_gpio(service: TableService) -> Any:
-    from controller.gpio import TableSignals
+    from controller.gpio import GpioPins, TableSignals
     from controller.gpio_bridge import connect_signals
 
-    signals = TableSignals()
+    signals = TableSignals(GpioPins.from_mapping(service.config.gpio.pins()))
     connect_signals(service.referee, signals)
     return signals
+
+
+def start_oled(service: TableService, device: Any = None) -> Any:
+    """The small screen follows the public view after every public table event."""
+    from controller.oled import OledScreen, OledSummary, open_device
+
+    o = service.config.oled
+    screen = OledScreen(device or open_device(o.kind, port=o.port, address=o.address))
+    referee = service.referee
+
+    def refresh(e: dict) -> None:
+        if "private_to" in e:
+            return
+        view = referee.public_state()["view"]
+        if view is None:
+            return
+        alert = None
+        if view["pending_revoke"] is not None:
+            alert = f"REVOKE seat {view['pending_revoke']['seat']}"
+        streak = view["streak"]
+        screen.show(OledSummary(courts=tuple(view["score"]), streak_team=streak["team"], streak=streak["count"],
+                                tricks=tuple(view["tricks"]), alert=alert))
+
+    referee.subscribe(refresh)
+    return screen

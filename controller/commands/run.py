@@ -20,7 +20,7 @@ def run(args: argparse.Namespace) -> int:
     from controller.config import ConfigError, load_config
     from controller.deckmap import DeckError, DeckMap
     from controller.narrate import describe
-    from controller.runtime import make_web_app, serve_web, start_gpio, start_hub
+    from controller.runtime import make_web_app, serve_web, start_gpio, start_hub, start_oled
     from controller.sdnotify import Notifier
     from controller.service import TableService
 
@@ -43,6 +43,8 @@ def run(args: argparse.Namespace) -> int:
             print(line, flush=True) if (line := describe(e, seats)) else None))
     driver = start_hub(service, cfg.hub.port) if cfg.hub.enabled else None
     signals = start_gpio(service) if cfg.gpio.enabled else None
+    if cfg.oled.enabled:
+        start_oled(service)
     notifier = Notifier()
     stop = threading.Event()
 

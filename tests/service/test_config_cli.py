@@ -71,3 +71,20 @@ def test_simulate_referees_a_whole_match_in_the_terminal(tmp_path):
     assert out.returncode == 0, out.stderr
     assert "plays" in out.stdout and "match over" in out.stdout
     assert (tmp_path / "sim" / "journal.sqlite3").exists()
+
+
+def test_the_shipped_config_template_is_valid_with_every_line_switched_on(tmp_path):
+    """hardware/table.toml shows every setting commented out; uncommented, it must load."""
+    from pathlib import Path
+
+    template = Path(__file__).resolve().parents[2] / "hardware" / "table.toml"
+    lines = []
+    for raw in template.read_text().splitlines():
+        body = raw[2:] if raw.startswith("# ") else ""
+        if body.startswith("[") or (" = " in body and not body.startswith(" ")):
+            lines.append(body)
+    f = tmp_path / "table.toml"
+    f.write_text("\n".join(lines) + "\n")
+    cfg = load_config(f)
+    assert cfg.hub.port == "/dev/ttyACM0" and cfg.gpio.buzzer == 18 and cfg.oled.address == 0x3C
+    assert load_config(template).match.preset == "court-piece"
