@@ -777,3 +777,18 @@ def test_play_before_the_deal_is_finished_is_refused() -> None:
     with pytest.raises(WrongPhase):
         m.apply(I.Play(0, cards("5S")[0]))
     assert snapshot(m) == before
+
+
+def test_played_mode_deferred_trump_read_from_the_turned_card() -> None:
+    """001 Trump Deferred with only played cards seen: the turned card is read on the
+    trump spot, sets trump, and counts as the caller's card."""
+    m = Match(preset("court-piece", "trump-deferred"), first_dealer=3, knowledge="played")
+    with pytest.raises(WrongPhase):
+        m.apply(I.TrumpCardTurned(card("7H")))
+    m.apply(I.CallTrumpByCard(0, 6))
+    events = m.apply(I.TrumpCardTurned(card("7H")))
+    assert [(e.suit, e.card, e.how) for e in of_type(events, TrumpCalled)] == [(Suit.H, card("7H"), "deferred")]
+    assert m.phase is Phase.PLAY
+    m.apply(I.Play(0, card("2C")))
+    with pytest.raises(NotInHand):
+        m.apply(I.Play(1, card("7H")))  # the turned card belongs to seat 0

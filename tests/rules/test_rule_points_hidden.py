@@ -432,3 +432,20 @@ def test_six_trumps_is_no_redeal() -> None:
     m.apply(I.HideTrump(1, card("2H")))
     events = deal(m, hands)
     assert not of_type(events, Redeal) and m.phase is Phase.PLAY
+
+
+@pytest.mark.parametrize(("name", "pickups"), [("double-sir", 1), ("hidden-rung", 0)])
+def test_hidden_rung_takes_no_pile_while_trump_is_hidden(name: str, pickups: int) -> None:
+    """002 online hidden rung: tricks cannot be claimed before the trump is revealed, so two
+    running wins by one player leave the pile in the centre (plain Double Sir takes it)."""
+    hands = banded_hands()
+    m = Match(preset(name), first_dealer=3)  # caller and leader: seat 0
+    deal_first_batch(m, hands)
+    if name == "hidden-rung":
+        m.apply(I.HideTrump(0, hands[0][3]))  # a club, face down
+    else:
+        m.apply(I.CallTrump(0, Suit.C))
+    deal(m, hands)
+    events = play(m, "AS 4S 3S 2S AH 4H 3H 2H")
+    assert [t.winner for t in of_type(events, TrickWon)] == [0, 0]
+    assert len(of_type(events, PilePickedUp)) == pickups
