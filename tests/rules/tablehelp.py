@@ -237,7 +237,7 @@ def script_cards(hands: HandsSpec, leader: int, winners: Sequence[int | None], *
 
 def complete_deal(partial: Sequence[str], voids: dict[int, str] | None = None) -> list[list[Card]]:
     """Four hands from the cards each seat must hold (in order, first batch first) plus the
-    rest of the deck shared out so that no seat gets a suit listed in ``voids``."""
+    rest of the deck handed out so that no seat gets a suit listed in ``voids``."""
     voids = voids or {}
     hands = [cards(p) for p in partial]
     used = {int(c) for h in hands for c in h}
