@@ -15,6 +15,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from tablehelp import (  # noqa: E402
+    band_rung_hand,
     banded_hands,
     card,
     complete_deal,
@@ -46,38 +47,6 @@ from controller.rules.events import (  # noqa: E402
 # ---------------------------------------------------------------------------- 004 §6
 
 
-def _band_rung_hand(m: Match, bidding_team: int, bid: int, made: bool) -> list:
-    """One band-rung hand: the first seat of ``bidding_team`` after the dealer bids, the
-    others pass. If ``made``, the caller holds the top cards and takes twelve tricks with
-    everyone following; otherwise an opponent holds them, the caller opens with the
-    face-down trump itself (which turns trump up) and the opponents take tricks in pairs."""
-    h = m.hand
-    dealer = h.dealer
-    bidder = next(s for s in ((dealer + i) % 4 for i in (1, 2, 3, 4)) if s % 2 == bidding_team)
-    strong = bidder if made else (bidder + 1) % 4
-    hands = strong_hands(strong)
-    events = deal_first_batch(m, hands)
-    while h.auction is not None and not h.auction.done:
-        seat = h.auction.turn
-        move = I.Bid(seat, bid) if seat == bidder and h.auction.high == 0 else I.Pass(seat)
-        events += m.apply(move)
-    assert h.caller == bidder
-    hidden = hands[bidder][1] if made else hands[bidder][0]  # a heart / the lowest spade
-    events += m.apply(I.HideTrump(bidder, hidden))
-    events += deal(m, hands)
-    if made:
-        plays = script_tricks(hands, bidder, [bidder] * 12, follow_only=True, ace_rules=True)
-    else:
-        plays = script_tricks(hands, bidder, [strong] * 4, trump=hidden.suit, follow_only=True,
-                              first_card=hidden, ace_rules=True)
-    for seat, c in plays:
-        if m.hand is not h:
-            break
-        events += m.apply(I.Play(seat, c))
-    assert m.hand is not h, "the hand should have ended"
-    return events
-
-
 def test_band_rung_score_table_of_source_004() -> None:
     """004's four-hand example: a made bid scores its size, a lost bid gives the opponents
     double, and the table shows one net figure on the leading side (A is team 0)."""
@@ -90,7 +59,7 @@ def test_band_rung_score_table_of_source_004() -> None:
         (1, 12, False, (0, 24), [1, 0]),
     ]
     for bidding_team, bid, made, (team, points), shown in table:
-        events = _band_rung_hand(m, bidding_team, bid, made)
+        events = band_rung_hand(m, bidding_team, bid, made)
         won = of_type(events, HandWon)
         assert len(won) == 1 and won[0].team == (bidding_team if made else 1 - bidding_team)
         scored = [(e.team, e.points) for e in of_type(events, PointsScored)]
