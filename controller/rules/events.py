@@ -178,6 +178,15 @@ class CardTakenBack(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class CardNotCounted(Event):
+    """A card landed after its hand was over (the table kept playing past a forfeit)."""
+
+    seat: int
+    card: Card
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class VoidShown(Event):
     """Played mode: a seat did not follow, so it claims to hold no card of this suit."""
 

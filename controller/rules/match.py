@@ -27,6 +27,7 @@ from .events import (
     BidMade,
     BidPassed,
     CardDrawn,
+    CardNotCounted,
     CardTakenBack,
     CourtsScored,
     DealComplete,
@@ -532,6 +533,9 @@ class Match:
             raise WrongPhase("the trump cannot be shown now")
         if h.turn() != move.seat:
             raise OutOfTurn("the caller shows the trump on his own turn")
+        if not h.trick and h.trick_no == 1 and o.thirteen_reveal and h.bid >= o.bid_max:
+            self._reveal("the 13 bidder showed it", out)  # 004: then an open game
+            return
         if not h.trick:
             if not o.reveal_on_lead:
                 raise InvalidChoice("this table does not allow showing the trump on the lead")
@@ -567,7 +571,10 @@ class Match:
         if held == "close":
             self._close_trick(out)
             if self.phase is not Phase.PLAY or self.hand is not h:
-                raise WrongPhase("the hand is over; the next hand has not been dealt")
+                # The flagged trick ended the hand; this card belongs to no trick now. It is
+                # on the table all the same, so it is recorded rather than refused.
+                out.append(CardNotCounted(seat, CARDS[int(move.card)], "the hand ended with the revoke"))
+                return
         elif held == "replace":
             self._take_back(seat, out)
         turn = h.turn()

@@ -257,9 +257,6 @@ def test_open_challenge_over_thirteen() -> None:
         m.apply(I.HideTrump(3, banded_hands()[3][0]))
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: play starts as soon as the deal is complete, "
-                   "and in play reveal-on-lead is off for band rung, so a 13 bidder can never "
-                   "show the trump after seeing his thirteen cards")
 def test_thirteen_bidder_may_reveal_after_seeing_all_cards() -> None:
     """004 5.8: a caller who bid 13 may, having seen all his cards, turn the trump up and
     play an open game."""
