@@ -54,6 +54,10 @@ def public_router(referee: Referee, hub: Hub) -> APIRouter:
     def table() -> FileResponse:
         return page("table.html")
 
+    @r.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     @r.get("/api/state")
     def state() -> JSONResponse:
         return JSONResponse(referee.public_state())

@@ -1,0 +1,97 @@
+"""What is secret at a moment of the game, and a check that a public payload leaks none of it.
+
+Secrets come from the truth, not from the public view: the cards the bots actually hold
+(every card not yet played, dealt or not), the face-down trump and its suit while it is
+hidden, and face-down discards not yet shown. The only hand cards the public may see are
+the proofs of revoke flags the rules published, and a flagged card that was seen face
+up before it was taken back into the hand.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.bots import BotTable
+from controller.rules.cards import Card, Suit
+from controller.rules.events import HandStarted, RevokeFlagged
+from controller.table import Referee
+
+CARD_TOKEN = re.compile(r"\b(?:[2-9TJQKA])[SHDC]\b")
+#: Finished hands: their trump is public once the hand is over, even if it matches a new hidden one.
+FINISHED_KEYS = ("history", "last_hand")
+#: Fields that name the trump suit. (A led suit or a void may equal the hidden trump and is public.)
+TRUMP_KEYS = ("trump", "my_trump")
+
+
+@dataclass
+class Secrets:
+    seq: int
+    cards: set[str] = field(default_factory=set)
+    suit: str | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.cards or self.suit)
+
+
+def secrets_now(referee: Referee, bots: BotTable) -> Secrets:
+    m = referee.match
+    assert m is not None
+    h = m.hand
+    bots.sync()
+    held = set().union(*bots.hands) | set().union(*h.holdings)
+    hidden: set[int] = set(held - h.played)
+    if h.trump is not None and not h.trump_public and h.trump_card is not None:
+        hidden.add(h.trump_card)
+    if not m.options.show_caller_discards:
+        hidden |= {c for _, c, _ in h.face_down}
+    shown = set()
+    if h.trump_public and h.trump_card is not None:  # a revealed trump card is seen by all
+        shown.add(h.trump_card)
+    for e in reversed(m.events):
+        if isinstance(e, HandStarted):
+            break
+        if isinstance(e, RevokeFlagged):  # the proof, and a flagged card taken back, were seen
+            shown |= {int(c) for c in (e.proof, e.card) if c is not None}
+    suit = Suit(h.trump).name if h.trump is not None and not h.trump_public else None
+    return Secrets(referee.public_state()["seq"], {Card(c).text for c in hidden - shown}, suit)
+
+
+def _strings(value: Any, *, skip_finished: bool) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() if not (skip_finished and k in FINISHED_KEYS)
+                for s in _strings(v, skip_finished=skip_finished)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v, skip_finished=skip_finished)]
+    return []
+
+
+def _trump_names(value: Any) -> list[str]:
+    """Every value that names a trump suit: trump fields, and the suit of trump-* events."""
+    if isinstance(value, list):
+        return [s for v in value for s in _trump_names(v)]
+    if not isinstance(value, dict):
+        return []
+    out = [str(value[k]) for k in TRUMP_KEYS if isinstance(value.get(k), str)]
+    if str(value.get("event", "")).startswith("trump-") and isinstance(value.get("suit"), str):
+        out.append(value["suit"])
+    return out + [s for k, v in value.items() if k not in FINISHED_KEYS for s in _trump_names(v)]
+
+
+def leaks(payload: Any, secret: Secrets) -> list[str]:
+    """Every secret card, and the hidden trump suit, found anywhere in a JSON payload."""
+    if isinstance(payload, str):
+        try:
+            payload = json.loads(payload)
+        except ValueError:
+            return sorted({t for t in CARD_TOKEN.findall(payload) if t in secret.cards})
+    found = set()
+    for s in _strings(payload, skip_finished=False):
+        found |= {t for t in CARD_TOKEN.findall(s) if t in secret.cards}
+    if secret.suit:
+        found |= {f"trump suit {s}" for s in _trump_names(payload) if s == secret.suit}
+    return sorted(found)
