@@ -565,9 +565,20 @@ class Match:
                                  else "play waits for the auction")
             raise WrongPhase("no card can be played now")
         seat, c = move.seat, int(move.card)
-        if seat not in range(4):
+        if not 0 <= seat <= 3:
             raise OutOfTurn(f"there is no seat {seat}")
-        held = self._held_trick(seat) if h.pending is not None or h.correction_from is not None else None
+        if h.pending is None and h.correction_from is None:
+            # The common case, kept short: no correction open, the turn is the next seat.
+            n = len(h.trick)
+            if n < 4 and seat == (h.leader + n) & 3 and h.played_count[seat] < 13 and (
+                    c in h.holdings[seat] if self.dealt_mode else c not in h.played):
+                if not self.dealt_mode:
+                    self._check_card(seat, c)
+                self._play(seat, c, out)
+                return
+            held = None
+        else:
+            held = self._held_trick(seat)
         if held == "close":
             self._close_trick(out)
             if self.phase is not Phase.PLAY or self.hand is not h:
@@ -618,8 +629,14 @@ class Match:
         h = self.hand
         o = self.options
         suit = c // 13
-        lead = not h.trick
-        led = None if lead else h.led_suit()
+        trick = h.trick
+        lead = not trick
+        if lead:
+            led = None
+        elif trick[0].seat == h.leader:  # the usual order: the lead is the first card
+            led = -1 if trick[0].face_down else trick[0].card // 13
+        else:
+            led = h.led_suit()
         hidden = h.trump is not None and not h.trump_public
         # The caller's off-suit card goes face down while trump is hidden -- except the
         # face-down trump card itself: taking it off the trump spot shows it to everyone.
@@ -765,13 +782,16 @@ class Match:
     def _resolve_trick(self, out: list[Event]) -> None:
         h = self.hand
         o = self.options
-        win = trick_winner(h.trick, h.leader)
-        lead_tc = next(tc for tc in h.trick if tc.seat == h.leader)
-        cut = is_cut(win, lead_tc)
+        order = h.trick
+        leader = h.leader
+        if order[0].seat != leader or order[1].seat != (leader + 1) & 3 or order[2].seat != (leader + 2) & 3:
+            order = sorted(order, key=lambda tc: (tc.seat - leader) & 3)  # after a correction
+        win = trick_winner(order, leader)
+        cut = is_cut(win, order[0])
         winner = win.seat
-        order = sorted(h.trick, key=lambda tc: (tc.seat - h.leader) & 3)
+        show = o.show_caller_discards
         out.append(TrickWon(h.trick_no, winner,
-                            tuple((tc.seat, None if tc.face_down and not o.show_caller_discards else CARDS[tc.card]) for tc in order),
+                            tuple([(tc.seat, None if tc.face_down and not show else CARDS[tc.card]) for tc in order]),
                             o.collection is Collection.DOUBLE_SIR and h.trick_no < 13))
         h.trick_winners.append(winner)
         out += collect(h, o, winner, win.card, cut)

@@ -12,7 +12,8 @@ from .hand import TrickCard
 
 
 def trick_winner(cards: list[TrickCard], leader: int) -> TrickCard:
-    lead = next(tc for tc in cards if tc.seat == leader)
+    """``cards`` in play order (the lead first)."""
+    lead = cards[0]
     led = -1 if lead.face_down else lead.card // 13
     best = lead
     best_key = -1
