@@ -1,0 +1,35 @@
+"""A camera table with one RFID spot for the face-down trump (hidden-trump presets).
+
+The camera cannot see a face-down card, so the trump spot keeps an RFID reader; plays
+come from the camera as CardSeen and the trump from the reader as TagSeen, both through
+the same TableService path."""
+
+from __future__ import annotations
+
+import json
+
+from controller.config import Config
+from controller.deckmap import DeckMap
+from controller.service import TableService
+from controller.sightings import CardSeen, TagSeen
+from controller.simulator import simulated_deck
+
+
+def test_camera_plays_and_an_rfid_trump_spot_referee_hidden_rung(tmp_path):
+    deck = simulated_deck()
+    cfg = Config()
+    cfg.table.state_dir = str(tmp_path)
+    service = TableService.open(cfg, DeckMap([deck], deck.name))
+    r = service.referee
+    r.command("new-match", {"preset": "hidden-rung", "knowledge": "played", "first_dealer": 0})
+    service.on_reader_event(TagSeen("trump", deck.tag_of("7S"), 1.0, "rfid-trump"))
+    view = r.public_state()["view"]
+    assert view["trump_hidden"] and view["trump"] is None
+    assert "7S" not in json.dumps(r.public_state()) + json.dumps(r.public_events())
+    for at, (zone, card) in enumerate([("seat1", "AH"), ("seat2", "5H"), ("seat3", "KH"), ("seat0", "2H")], 2):
+        service.on_reader_event(CardSeen(zone, card, float(at), "camera"))
+    plays = [(e["seat"], e["card"]) for e in r.events if e["event"] == "play-accepted"]
+    assert plays == [(1, "AH"), (2, "5H"), (3, "KH"), (0, "2H")]
+    assert [e["winner"] for e in r.events if e["event"] == "trick-won"] == [1]
+    assert "7S" not in json.dumps(r.public_events())
+    service.close()
