@@ -69,6 +69,15 @@ class GpioSection:
 
 
 @dataclass
+class CameraSection:
+    """An overhead camera as a card reader (docs/camera.md)."""
+
+    enabled: bool = False
+    source: str = "0"  # a camera index, "picamera2", a video file or a folder of images
+    zones_file: str = ""  # from `courtpiece calibrate`; empty: STATE/camera-zones.json
+
+
+@dataclass
 class OledSection:
     enabled: bool = False
     kind: str = "ssd1306"
@@ -84,6 +93,7 @@ class Config:
     web: WebSection = field(default_factory=WebSection)
     gpio: GpioSection = field(default_factory=GpioSection)
     oled: OledSection = field(default_factory=OledSection)
+    camera: CameraSection = field(default_factory=CameraSection)
     #: reader zone name -> table zone (seat0..seat3, deal, trump); identity by default
     zones: dict[str, str] = field(default_factory=lambda: {z: z for z in ALL_ZONES})
 
@@ -139,7 +149,7 @@ def load_config(path: str | Path | None) -> Config:
             continue
         target = getattr(cfg, section, None) if section in {f.name for f in fields(Config)} else None
         if target is None:
-            raise ConfigError(f"{p}: unknown section [{section}] (known: table, match, hub, web, gpio, oled, zones)")
+            raise ConfigError(f"{p}: unknown section [{section}] (known: table, match, hub, web, gpio, oled, camera, zones)")
         if not isinstance(values, dict):
             raise ConfigError(f"{p}: {_where(text, section, '')} must be a table")
         known = {f.name: f for f in fields(target)}

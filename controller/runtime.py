@@ -97,3 +97,17 @@ def start_oled(service: TableService, device: Any = None) -> Any:
 
     referee.subscribe(refresh)
     return screen
+
+
+def start_camera(service: TableService) -> Any:
+    """The camera reader feeds the same path as the RFID readers; a new hand resets it."""
+    from controller.readers.camera import CameraReader, open_source
+    from vision.zones import ZoneMap
+
+    cam = service.config.camera
+    zones_file = Path(cam.zones_file) if cam.zones_file else Path(service.config.state_dir) / "camera-zones.json"
+    spec: str | int = int(cam.source) if cam.source.isdigit() else cam.source
+    reader = CameraReader(open_source(spec), ZoneMap.load(zones_file), source_name="camera")
+    service.referee.subscribe(lambda e: reader.new_hand() if e.get("event") == "hand-started" else None)
+    reader.start(service.on_reader_event)
+    return reader

@@ -20,7 +20,14 @@ def run(args: argparse.Namespace) -> int:
     from controller.config import ConfigError, load_config
     from controller.deckmap import DeckError, DeckMap
     from controller.narrate import describe
-    from controller.runtime import make_web_app, serve_web, start_gpio, start_hub, start_oled
+    from controller.runtime import (
+        make_web_app,
+        serve_web,
+        start_camera,
+        start_gpio,
+        start_hub,
+        start_oled,
+    )
     from controller.sdnotify import Notifier
     from controller.service import TableService
 
@@ -45,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
     signals = start_gpio(service) if cfg.gpio.enabled else None
     if cfg.oled.enabled:
         start_oled(service)
+    camera = start_camera(service) if cfg.camera.enabled else None
     notifier = Notifier()
     stop = threading.Event()
 
@@ -71,5 +79,7 @@ def run(args: argparse.Namespace) -> int:
             driver.stop()
         if signals is not None:
             signals.close()
+        if camera is not None:
+            camera.close()
         service.close()
     return 0
