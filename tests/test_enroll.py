@@ -139,7 +139,9 @@ def test_undo_takes_back_the_last_card():
 def test_enrollment_with_the_simulated_pn532(tmp_path):
     uids = [f"04{i:02X}1122334455" for i in range(52)]
     with SimulatedPn532() as sim:
-        reader = Pn532Reader("deal", sim.port, poll_interval=0.002, removal_polls=2)
+        reader = Pn532Reader(
+            "deal", sim.port, poll_interval=0.002, removal_polls=2, ack_timeout=1.0
+        )
         stop = threading.Event()
 
         def hand():

@@ -118,7 +118,11 @@ def test_adafruit_reads_the_tag_we_place(sim, adafruit, uid):
 
 def test_adafruit_sees_no_tag_on_an_empty_simulator(sim, adafruit):
     assert adafruit.read_passive_target(timeout=0.2) is None
+    assert sim.waiting  # Adafruit leaves retries at "for ever": the command still waits
     sim.place("DEADBEEF")
+    # ...and is answered now, late, as a real PN532 would; Adafruit's next command
+    # flushes that stale answer before it writes, once it has arrived.
+    assert sim.wait_for(lambda: sim.reads_of("DEADBEEF") == 1)
     assert bytes(adafruit.read_passive_target(timeout=1)) == bytes.fromhex("DEADBEEF")
 
 
