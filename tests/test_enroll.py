@@ -183,9 +183,29 @@ def test_cli_refuses_to_overwrite_without_replace(tmp_path, capsys):
     assert "--replace" in capsys.readouterr().err
 
 
-def test_cli_hub_reader_is_not_there_yet(tmp_path, capsys):
-    assert main(["enroll", "--deck", "red", "--state-dir", str(tmp_path), "--reader", "hub"]) == 2
-    assert "not supported yet" in capsys.readouterr().err
+def test_cli_enrolls_a_deck_tapped_on_the_reader_hub(tmp_path, capsys):
+    """`--reader hub`: the real hub driver over a pty; a tap read twice still counts once."""
+    import time
+
+    from controller.readers.virtual_hub import VirtualHub
+
+    tags = [f"0A{i:06X}" for i in range(52)]
+    with VirtualHub(link_path=tmp_path / "hub") as hub:
+        result: list[int] = []
+        worker = threading.Thread(target=lambda: result.append(main(
+            ["enroll", "--deck", "blue", "--state-dir", str(tmp_path), "--reader", "hub", "--port", hub.port])))
+        worker.start()
+        assert hub.wait_host(10)
+        for tag in tags:
+            hub.place("deal", tag, reads=2)
+            hub.remove("deal")
+        deadline = time.monotonic() + 30
+        while worker.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        worker.join(5)
+    assert result == [0]
+    deck = DeckStore(tmp_path).load("blue")
+    assert [deck.tag_of(c) for c in DECK_ORDER] == tags
 
 
 @pytest.mark.parametrize("reader", ["pn532", "rdm6300"])

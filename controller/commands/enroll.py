@@ -2,7 +2,7 @@
 
 Readers: ``pn532`` (direct, HSU), ``rdm6300`` (125 kHz), ``sim`` (a simulated PN532
 on a pseudo-terminal with a virtual hand tapping made-up tags: for trying the flow on
-a laptop), ``hub`` (not yet: see the TODO below).
+a laptop), ``hub`` (any reader of the reader hub).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import TextIO
 
-DEFAULT_PORTS = {"pn532": "/dev/serial0", "rdm6300": "/dev/serial0"}
+DEFAULT_PORTS = {"hub": "/dev/ttyACM0", "pn532": "/dev/serial0", "rdm6300": "/dev/serial0"}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -41,12 +41,6 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
 
     out = out or sys.stdout
     err = err or sys.stderr
-    if args.reader == "hub":
-        # TODO(hub): take tags from controller.readers.hub once it lands (being written
-        # alongside this); any zone of the hub can serve as the enrollment spot.
-        print("enroll: --reader hub is not supported yet; use pn532, rdm6300 or sim", file=err)
-        return 2
-
     def show_prompt(prompt: Prompt) -> None:
         print(prompt.text(), file=out, flush=True)
 
@@ -108,6 +102,8 @@ def _open_source(
     if args.reader == "sim":
         return _simulated_source(args.deck, stop, err)
     port = args.port or DEFAULT_PORTS[args.reader]
+    if args.reader == "hub":
+        return _hub_source(port, stop, err)
     if args.reader == "pn532":
         from controller.readers.pn532 import Pn532Reader
 
@@ -118,6 +114,24 @@ def _open_source(
         reader = Rdm6300Reader("deal", port, source=f"enroll:rdm6300:{port}")
     reader.open()  # a wrong --port fails here, at once, rather than retrying for ever
     return _tags(reader.sightings(stop), err), reader.close
+
+
+def _hub_source(port: str, stop: threading.Event, err: TextIO) -> tuple[Iterator[str], Callable[[], None]]:
+    """Tags tapped on any reader of the reader hub (each tag counts once per placement)."""
+    import queue
+
+    from controller.readers.hub import HubConfig, HubDriver
+
+    driver = HubDriver(HubConfig(port=port, source=f"enroll:hub:{port}")).start()
+
+    def sightings() -> Iterator[object]:
+        while not stop.is_set():
+            try:
+                yield driver.events.get(timeout=0.2)
+            except queue.Empty:
+                continue
+
+    return _tags(sightings(), err), driver.stop
 
 
 def _tags(sightings: Iterator[object], err: TextIO) -> Iterator[str]:
