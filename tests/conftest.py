@@ -1,1 +1,2 @@
-"""Shared pytest set-up. Tests never read ../shared: they make or ship their own data."""
+"""Shared pytest set-up. Tests make or ship their own data; the shared reading folder
+beside the repository is for people, never for tests."""
