@@ -113,7 +113,7 @@ def main() -> None:
             zone, tag = payload["zone"], deck.tag_of(payload["card"])
             if zone in lying:
                 hub.send(TagGone, zone, lying.pop(zone))
-            before = r._seq
+            before = r.last_seq
             verdict.clear()
             t0 = hub.send(TagRead, zone, tag)
             lying[zone] = tag
@@ -122,7 +122,7 @@ def main() -> None:
                     raise SystemExit("no verdict within 5 s")
                 latencies.append((arrived[0] - t0) * 1000)
             else:
-                while r._seq == before:
+                while r.last_seq == before:
                     time.sleep(0.0002)
             if len(latencies) % 500 == 0:
                 hub.send(Heartbeat, 1)

@@ -135,7 +135,7 @@ class SimulatedTable:
             self.injected["duplicates"] += 1
 
     def _place(self, zone: str, card: str) -> None:
-        before = self.referee._seq
+        before = self.referee.last_seq
         if zone in self.hub.lying():
             self.hub.remove(zone)
         self.hub.place(zone, self.deck.tag_of(card))
@@ -145,7 +145,7 @@ class SimulatedTable:
     def _wait_after(self, seq: int) -> bool:
         deadline = time.monotonic() + self.s.wait_timeout
         while time.monotonic() < deadline:
-            if self.referee._seq > seq or self.referee.halted:
+            if self.referee.last_seq > seq or self.referee.halted:
                 return True
             time.sleep(0.002)
         log.warning("the referee did not see a simulated card within %.0f s", self.s.wait_timeout)

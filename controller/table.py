@@ -193,7 +193,7 @@ class Referee:
     def _event(self, seq: int, at: float, data: dict[str, Any]) -> TableEvent:
         return {"seq": seq, "at": at, **data}
 
-    def _apply(self, entry: Entry, *, quiet: bool = False) -> list[TableEvent]:
+    def _apply(self, entry: Entry) -> list[TableEvent]:
         p = entry.payload
         if entry.kind == COMMAND and p.get("name") == "new-match":
             return self._new_match(entry)
@@ -324,17 +324,24 @@ class Referee:
             return [self._event(entry.seq, entry.at, {"event": "ignored", "command": "undo", "message": "nothing to undo"})]
         undone = self.entries.pop()
         kept = list(self.entries)
+        counters = dict(self.counters)  # reader statistics count what arrived, undone or not
         self.entries = []
         self.setup, self.match = None, None
         self._zone_seen, self._zone_deal = {}, -1
         for e in kept:  # rebuild silently: the state is the replay of what remains
             self.entries.append(e)
             self._apply(e)
+        self.counters = counters
         what = undone.payload.get("card") or undone.payload.get("name") or undone.kind
         return [self._event(entry.seq, entry.at, {"event": "undone", "undone_seq": undone.seq,
                                                   "message": f"undid input {undone.seq} ({what})"})]
 
     # ---------------------------------------------------------------- state
+    @property
+    def last_seq(self) -> int:
+        """Sequence number of the last input taken (journaled), 0 before any."""
+        return self._seq
+
     def public_state(self) -> dict[str, Any]:
         with self._lock:
             return {

@@ -32,7 +32,7 @@ CHILD = textwrap.dedent(
             args = {k: v for k, v in payload.items() if k != "name"}
             referee.command(payload["name"], args, at=at, source="test")
         h = referee.match.hand
-        print("ok", referee._seq, len(h.trick), flush=True)
+        print("ok", referee.last_seq, len(h.trick), flush=True)
     print("finished", flush=True)
     """
 )
