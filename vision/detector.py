@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.locate import LocateConfig, find_quads, rectify
+from vision.locate import LocateConfig, find_candidates, rectify
 from vision.model import Enrollment, GlyphModel
 from vision.reader import CardRead, CardReader
 
@@ -54,7 +54,17 @@ class CardDetector:
 
     def detect(self, frame_bgr: np.ndarray) -> list[Detection]:
         out = []
-        for q in find_quads(frame_bgr, self.locate):
-            res = self.reader.read(rectify(frame_bgr, q, CARD_SIZE))
-            out.append(Detection(q, res.card, res.confidence))
+        for group in find_candidates(frame_bgr, self.locate):
+            # alternative outlines of one card, read in turn until one reads
+            first = None
+            for q in group:
+                res = self.reader.read(rectify(frame_bgr, q, CARD_SIZE))
+                if first is None:
+                    first = Detection(q, res.card, res.confidence)
+                if res.card is not None:
+                    out.append(Detection(q, res.card, res.confidence))
+                    break
+            else:
+                if first is not None:
+                    out.append(first)
         return out

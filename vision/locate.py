@@ -7,6 +7,13 @@ overlapping cards merge in that mask, so it is cut along image edges first: the 
 shadow line where one card meets another is an edge, which splits the blob into one
 outline per card. Only the outer contour of each piece is used, so the pips and pictures
 inside a card never matter.
+
+One mask is not enough: a dim, warm-tinted card under a weak lamp scores no better than
+a light oak table, and a glare streak on wood can look like card stock. So a second mask
+marks whatever differs in colour from the table *around it* (a local median of the
+frame, which follows light falloff and glare), and outlines from both masks are offered
+as alternatives: :func:`find_candidates` groups the outlines that cover the same card,
+and the detector reads them in turn until one reads.
 """
 
 from __future__ import annotations
@@ -60,6 +67,24 @@ def paper_mask(small_bgr: np.ndarray) -> np.ndarray:
     # Otsu splits table from paper when both are present; never accept dim grey as paper
     t = max(t, 90)
     return (score > t).astype(np.uint8) * 255
+
+
+def table_mask(small_bgr: np.ndarray) -> np.ndarray:
+    """Pixels brighter than the table around them in any colour channel.
+
+    The table is a median of a coarse copy of the frame (a window several cards wide, so
+    a card never dominates it), which keeps up with light falloff and glare. Only
+    *brighter* counts, so a card's drop shadow stays table; card stock is brighter than
+    any playing surface in at least one channel, even a tinted card on a light wood.
+    """
+    h, w = small_bgr.shape[:2]
+    tiny = cv2.resize(small_bgr, (max(1, w // 16), max(1, h // 16)), interpolation=cv2.INTER_AREA)
+    k = min(11, max(3, (min(tiny.shape[:2]) // 3) | 1))
+    bg = cv2.resize(cv2.medianBlur(tiny, k), (w, h), interpolation=cv2.INTER_LINEAR)
+    # saturating uint8 arithmetic: per-channel excess over the table, summed
+    score = cv2.transform(cv2.subtract(small_bgr, bg), np.ones((1, 3), np.float32))
+    t, _ = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return (score > max(t, 25)).astype(np.uint8) * 255
 
 
 def _fit_quad(contour: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
@@ -153,8 +178,46 @@ def _split(
     return out
 
 
-def find_quads(frame_bgr: np.ndarray, cfg: LocateConfig = _DEFAULT) -> list[np.ndarray]:
-    """Card outlines in full-frame pixel coordinates, each ordered by :func:`order_quad`."""
+def _quads_in_mask(
+    mask: np.ndarray, small: np.ndarray, gray_cache: list, cfg: LocateConfig
+) -> list[np.ndarray]:
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    sh, sw = mask.shape
+    lo, hi = cfg.min_area_frac * sh * sw, cfg.max_area_frac * sh * sw
+    quads = []
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    for c in contours:
+        a = cv2.contourArea(c)
+        if a < lo:
+            continue
+        whole = _fit_quad(c, cfg) if a <= hi else None
+        if not gray_cache:
+            gray_cache.append(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
+        # Two cards side by side can make a card-shaped blob too, so every blob is also
+        # cut along image edges; if that yields several cards, they win.
+        parts = _split(c, mask, gray_cache[0], cfg, lo, hi)
+        if len(parts) >= 2 or (whole is None and parts):
+            quads += parts
+        elif whole is not None:
+            quads.append(whole)
+    return quads
+
+
+def _same_card(a: np.ndarray, b: np.ndarray) -> bool:
+    """Two outlines of one card: each centre well inside the other, similar size."""
+    short = min(np.linalg.norm(a[0] - a[1]), np.linalg.norm(b[0] - b[1]))
+    if np.linalg.norm(a.mean(axis=0) - b.mean(axis=0)) > 0.3 * short:
+        return False
+    ra, rb = cv2.contourArea(a), cv2.contourArea(b)
+    return 0.6 < ra / max(rb, 1e-6) < 1.6
+
+
+def find_candidates(frame_bgr: np.ndarray, cfg: LocateConfig = _DEFAULT) -> list[list[np.ndarray]]:
+    """Card outlines in full-frame pixels, grouped per card, best guess first in each group.
+
+    Each outline is ordered by :func:`order_quad`. The paper mask's outline comes first
+    when it found the card; the table-difference mask's outline is the alternative.
+    """
     h, w = frame_bgr.shape[:2]
     scale = WORK_SIZE / max(h, w)
     small = (
@@ -164,28 +227,23 @@ def find_quads(frame_bgr: np.ndarray, cfg: LocateConfig = _DEFAULT) -> list[np.n
     )
     if scale >= 1:
         scale = 1.0
-    mask = paper_mask(small)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    sh, sw = mask.shape
-    lo, hi = cfg.min_area_frac * sh * sw, cfg.max_area_frac * sh * sw
-    gray: np.ndarray | None = None
-    quads = []
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    for c in contours:
-        a = cv2.contourArea(c)
-        if a < lo:
-            continue
-        whole = _fit_quad(c, cfg) if a <= hi else None
-        if gray is None:
-            gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-        # Two cards side by side can make a card-shaped blob too, so every blob is also
-        # cut along image edges; if that yields several cards, they win.
-        parts = _split(c, mask, gray, cfg, lo, hi)
-        if len(parts) >= 2 or (whole is None and parts):
-            quads += parts
-        elif whole is not None:
-            quads.append(whole)
-    return [order_quad(q / scale) for q in quads]
+    gray: list[np.ndarray] = []
+    groups: list[list[np.ndarray]] = []
+    for mask in (paper_mask(small), table_mask(small)):
+        for q in _quads_in_mask(mask, small, gray, cfg):
+            q = order_quad(q / scale)
+            for g in groups:
+                if _same_card(g[0], q):
+                    g.append(q)
+                    break
+            else:
+                groups.append([q])
+    return groups
+
+
+def find_quads(frame_bgr: np.ndarray, cfg: LocateConfig = _DEFAULT) -> list[np.ndarray]:
+    """Card outlines in full-frame pixel coordinates, each ordered by :func:`order_quad`."""
+    return [g[0] for g in find_candidates(frame_bgr, cfg)]
 
 
 def rectify(
