@@ -49,7 +49,13 @@ class IndexGlyphs:
 
 
 def ink_map(corner_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(ink mask, Lab image) of a corner; ink is anything darker or more coloured than paper.
+    """(ink mask, Lab image) of a corner; see :func:`ink_score`."""
+    ink, lab, _, _ = ink_score(corner_bgr)
+    return ink, lab
+
+
+def ink_score(corner_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """(ink mask, Lab image, ink score, threshold) of a corner; ink is anything darker or more coloured than paper.
 
     Paper is estimated from the corner itself, so a warm lamp, a tinted card stock or a
     shadow across the card all shift the reference along with the ink.
@@ -61,8 +67,40 @@ def ink_map(corner_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     chroma = np.sqrt((lab[:, :, 1] - paper[1]) ** 2 + (lab[:, :, 2] - paper[2]) ** 2)
     score = np.clip((paper[0] - lum) + 1.5 * chroma, 0, 255).astype(np.uint8)
     t, _ = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    ink = (score > max(t, 28)).astype(np.uint8)
-    return ink, lab
+    t = max(t, 28)
+    ink = (score > t).astype(np.uint8)
+    return ink, lab, score, float(t)
+
+
+def _is_tight_ten(score: np.ndarray, t: float) -> bool:
+    """Whether one rank blob is a ``10`` whose digits touch (blur, a condensed index).
+
+    Thresholded harder, a tight ten comes apart into a narrow, full-height ``1`` on the
+    left and a wider ``0`` with a hole on the right; a ``Q`` or ``K`` does not.
+    """
+    h, w = score.shape
+    if w < 0.5 * h:
+        return False
+    for k in (1.3, 1.7, 2.2):
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(
+            (score > t * k).astype(np.uint8), connectivity=4
+        )
+        big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_HEIGHT] >= 0.75 * h]
+        if len(big) != 2:
+            continue
+        a, b = sorted(big, key=lambda i: stats[i, cv2.CC_STAT_LEFT])
+        la, lb = stats[a], stats[b]
+        if la[cv2.CC_STAT_LEFT] + la[cv2.CC_STAT_WIDTH] > lb[cv2.CC_STAT_LEFT] + 1:
+            continue  # not side by side
+        if la[cv2.CC_STAT_WIDTH] > 0.4 * la[cv2.CC_STAT_HEIGHT]:
+            continue
+        if lb[cv2.CC_STAT_WIDTH] < 1.3 * la[cv2.CC_STAT_WIDTH]:
+            continue
+        zero = (labels == b).astype(np.uint8)
+        _, hier = cv2.findContours(zero, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+        if hier is not None and (hier[0][:, 3] >= 0).any():
+            return True
+    return False
 
 
 def _blobs(ink: np.ndarray) -> tuple[list[Blob], np.ndarray]:
@@ -91,7 +129,7 @@ def _blobs(ink: np.ndarray) -> tuple[list[Blob], np.ndarray]:
 
 def find_index(corner_bgr: np.ndarray) -> IndexGlyphs | None:
     """The rank and suit glyphs of a corner, or None if it holds no index-like pair."""
-    ink, lab = ink_map(corner_bgr)
+    ink, lab, score, t = ink_score(corner_bgr)
     blobs, labels = _blobs(ink)
     if len(blobs) < 2:
         return None
@@ -124,6 +162,9 @@ def find_index(corner_bgr: np.ndarray) -> IndexGlyphs | None:
         ]
         if not below:
             continue
+        n_parts = len(rank_parts)
+        if n_parts == 1 and _is_tight_ten(score[y0:y1, x0:x1], t):
+            n_parts = 2
         suit = min(below, key=lambda b: (b.y - y1) + 2 * abs(b.cx - (x0 + x1) / 2))
         rank_mask = np.isin(labels, [b.label for b in rank_parts])
         suit_mask = labels == suit.label
@@ -133,7 +174,7 @@ def find_index(corner_bgr: np.ndarray) -> IndexGlyphs | None:
         paperpix = lab[ink == 0]
         redness = float(inkpix[:, 1].mean() - paperpix[:, 1].mean()) if len(paperpix) else 0.0
         return IndexGlyphs(
-            r_mask.astype(np.uint8) * 255, s_mask.astype(np.uint8) * 255, redness, len(rank_parts)
+            r_mask.astype(np.uint8) * 255, s_mask.astype(np.uint8) * 255, redness, n_parts
         )
     return None
 

@@ -64,3 +64,18 @@ def test_partial_enrollment_leaves_other_classes_alone() -> None:
     reader.model.enrollment = e
     for card in ("7D", "AC", "TS"):
         assert reader.read(flat(synth.card_face(card, 0))).card == card
+
+
+def test_a_ten_with_touching_digits_is_told_from_a_queen() -> None:
+    """Blur joins a tight ``10`` into one blob; a faint bridge still gives it away."""
+    from vision.index import _is_tight_ten
+
+    ten = np.zeros((30, 22), np.uint8)
+    ten[1:29, 2:5] = 200  # the 1
+    cv2.ellipse(ten, (14, 15), (5, 13), 0, 0, 360, 200, 3)  # the 0
+    ten[12:18, 5:9] = 60  # blur between the digits: ink, but fainter
+    queen = np.zeros((30, 22), np.uint8)
+    cv2.ellipse(queen, (11, 14), (8, 12), 0, 0, 360, 200, 3)
+    cv2.line(queen, (12, 22), (19, 29), 200, 3)
+    assert _is_tight_ten(ten, 40.0)
+    assert not _is_tight_ten(queen, 40.0)
