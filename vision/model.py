@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 #: Classes of the rank head. "junk" soaks up card backs, picture fragments and smudges.
-RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2", "junk")
+RANKS: tuple[str, ...] = ("A", "K", "Q", "J", *(str(n) for n in range(10, 1, -1)), "junk")
 #: Classes of the suit head (shape only; ink colour is judged separately).
 SUITS: tuple[str, ...] = ("S", "H", "D", "C", "junk")
 
