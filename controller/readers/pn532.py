@@ -16,9 +16,8 @@ pyserial's ``serial_for_url``, so the simulator's pseudo-terminal path, a real
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Protocol
 
 from controller.readers.pn532_commands import (
@@ -43,6 +42,7 @@ from controller.readers.pn532_frames import (
     FrameKind,
     build_command,
 )
+from controller.readers.polling import PollingReader
 from controller.sightings import ALL_ZONES, ReaderFault, TagSeen
 
 DEFAULT_PORT = "/dev/serial0"
@@ -251,7 +251,7 @@ class Presence:
 Sighting = TagSeen | ReaderFault
 
 
-class Pn532Reader:
+class Pn532Reader(PollingReader):
     """One PN532 on a serial port, reporting tags for one zone.
 
     Use :meth:`sightings` (a generator, runs in the caller's thread) or :meth:`start`
@@ -297,8 +297,7 @@ class Pn532Reader:
         self._configured = False
         self._failures = 0
         self._pending: list[Sighting] = []
-        self._thread: threading.Thread | None = None
-        self._stop = threading.Event()
+        self._init_polling()
 
     # -- life cycle
 
@@ -312,10 +311,7 @@ class Pn532Reader:
             self._configured = False
 
     def close(self) -> None:
-        self._stop.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=5)
-            self._thread = None
+        self._stop_polling()
         if self._port is not None:
             try:
                 self._port.close()
@@ -374,33 +370,6 @@ class Pn532Reader:
             out.append(TagSeen(zone=self.zone, tag=tag, at=self._clock(), source=self.source))
         return out
 
-    def sightings(self, stop: threading.Event | None = None) -> Iterator[Sighting]:
-        """Poll for ever (or until ``stop`` is set), yielding sightings and faults."""
-        stop = stop or self._stop
-        try:
-            while not stop.is_set():
-                results = self.poll()
-                yield from results
-                if self._port is None:
-                    stop.wait(self.reopen_delay)
-                elif self.poll_interval:
-                    stop.wait(self.poll_interval)
-        finally:
-            if stop is self._stop:
-                self.close()
-
-    def start(self, on_sighting: Callable[[Sighting], None]) -> None:
-        """Poll in a background thread, handing each sighting to ``on_sighting``."""
-        if self._thread is not None:
-            raise RuntimeError("reader already started")
-        self._stop.clear()
-
-        def run() -> None:
-            for s in self.sightings(self._stop):
-                on_sighting(s)
-
-        self._thread = threading.Thread(target=run, name=f"pn532-{self.zone}", daemon=True)
-        self._thread.start()
 
     # -- helpers
 

@@ -9,11 +9,11 @@ the port, keeps track of presence and reports sightings and faults.
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Protocol
 
+from controller.readers.polling import PollingReader
 from controller.readers.rdm6300_frames import Rdm6300Decoder, Rdm6300Error, Rdm6300Event
 from controller.sightings import ALL_ZONES, ReaderFault, TagSeen
 
@@ -73,7 +73,7 @@ class SilencePresence:
 Sighting = TagSeen | ReaderFault
 
 
-class Rdm6300Reader:
+class Rdm6300Reader(PollingReader):
     """One RDM6300 on a serial port, reporting tags for one zone.
 
     Same shape as :class:`controller.readers.pn532.Pn532Reader`: :meth:`poll` for one
@@ -106,18 +106,14 @@ class Rdm6300Reader:
         self.reopen_delay = reopen_delay
         self.decoder = Rdm6300Decoder()
         self._port: SerialLike | None = None
-        self._thread: threading.Thread | None = None
-        self._stop = threading.Event()
+        self._init_polling()
 
     def open(self) -> None:
         if self._port is None:
             self._port = self._serial_factory(self.port_name, self.baudrate)
 
     def close(self) -> None:
-        self._stop.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=5)
-            self._thread = None
+        self._stop_polling()
         port, self._port = self._port, None
         if port is not None:
             port.close()
@@ -160,30 +156,6 @@ class Rdm6300Reader:
         self.presence.expire(now)
         return out
 
-    def sightings(self, stop: threading.Event | None = None) -> Iterator[Sighting]:
-        """Read for ever (or until ``stop`` is set), yielding sightings and faults."""
-        stop = stop or self._stop
-        try:
-            while not stop.is_set():
-                yield from self.poll()
-                if self._port is None:
-                    stop.wait(self.reopen_delay)
-        finally:
-            if stop is self._stop:
-                self.close()
-
-    def start(self, on_sighting: Callable[[Sighting], None]) -> None:
-        """Read in a background thread, handing each sighting to ``on_sighting``."""
-        if self._thread is not None:
-            raise RuntimeError("reader already started")
-        self._stop.clear()
-
-        def run() -> None:
-            for s in self.sightings(self._stop):
-                on_sighting(s)
-
-        self._thread = threading.Thread(target=run, name=f"rdm6300-{self.zone}", daemon=True)
-        self._thread.start()
 
     def _fault(self, message: str) -> ReaderFault:
         return ReaderFault(source=self.source, message=message, at=self._clock(), zone=self.zone)

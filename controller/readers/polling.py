@@ -1,0 +1,67 @@
+"""The loop and thread every polled serial reader shares (PN532, RDM6300).
+
+A reader supplies ``poll()`` (one round: sightings and faults) and keeps ``_port`` None
+while its port is lost; this class runs the rounds until stopped, waits before trying
+a lost port again, and offers the same ``sightings`` / ``start`` / stop shape as the
+hub driver and the camera reader.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+
+from controller.sightings import ReaderFault, TagSeen
+
+Sighting = TagSeen | ReaderFault
+
+
+class PollingReader:
+    zone: str
+    reopen_delay: float = 1.0
+    poll_interval: float = 0.0
+    _port: object | None
+
+    def _init_polling(self) -> None:
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    def poll(self) -> list[Sighting]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        self._stop_polling()
+
+    def _stop_polling(self) -> None:
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def sightings(self, stop: threading.Event | None = None) -> Iterator[Sighting]:
+        """Poll for ever (or until ``stop`` is set), yielding sightings and faults."""
+        stop = stop or self._stop
+        try:
+            while not stop.is_set():
+                yield from self.poll()
+                if self._port is None:
+                    stop.wait(self.reopen_delay)
+                elif self.poll_interval:
+                    stop.wait(self.poll_interval)
+        finally:
+            if stop is self._stop:
+                self.close()
+
+    def start(self, on_sighting: Callable[[Sighting], None]) -> None:
+        """Poll in a background thread, handing each sighting to ``on_sighting``."""
+        if self._thread is not None:
+            raise RuntimeError("reader already started")
+        self._stop.clear()
+
+        def run() -> None:
+            for s in self.sightings(self._stop):
+                on_sighting(s)
+
+        name = f"{type(self).__name__.lower()}-{self.zone}"
+        self._thread = threading.Thread(target=run, name=name, daemon=True)
+        self._thread.start()
