@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from .events import CourtsScored, DealPasses, Event, PointsScored, StreakUpdated
 from .hand import Hand, team_of
-from .options import CallerRotation, DealerRule, Options, Scoring
+from .options import CallerRotation, CallerRule, DealerRule, Options, Scoring
 
 
 @dataclass(slots=True)
@@ -134,7 +134,7 @@ def next_dealer(tally: Tally, hand: Hand, out: Outcome, scored: list[Event], opt
         nd, reason = (d + 2) & 3, "a court was scored: the dealer's partner deals"
     else:
         nd, reason = d, "the dealer's team lost: the same dealer deals again"
-    return DealPasses(nd, (nd + 1) & 3 if opts.caller.value != "none" else None, reason)
+    return DealPasses(nd, (nd + 1) & 3 if opts.caller is CallerRule.DEALER_NEXT else None, reason)
 
 
 def _threshold_dealer(d: int, net: int, net_before: int, opts: Options) -> DealPasses:
