@@ -57,10 +57,13 @@ def run(args: argparse.Namespace) -> int:
     stop = threading.Event()
 
     def watchdog() -> None:
+        # Keep pinging while halted: a restart cannot cure a full card, and the table
+        # screen explains the halt better than a restart loop would.
         interval = (notifier.watchdog_timeout() or 20.0) / 3
         while not stop.wait(interval):
-            if not service.referee.halted:
-                notifier.watchdog()
+            notifier.watchdog()
+            if service.referee.halted:
+                notifier.status(service.referee.halted)
 
     threading.Thread(target=watchdog, daemon=True, name="watchdog").start()
     notifier.ready("refereeing")
