@@ -15,6 +15,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import logging
+    import signal
     import threading
 
     from controller.config import ConfigError, load_config
@@ -66,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
                 notifier.status(service.referee.halted)
 
     threading.Thread(target=watchdog, daemon=True, name="watchdog").start()
+    # systemd stops the service with SIGTERM: close the journal and readers cleanly.
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
     notifier.ready("refereeing")
     try:
         web = make_web_app(service, cfg.table.pin) if cfg.web.enabled else None

@@ -42,3 +42,52 @@ def test_the_camera_section_starts_a_camera_reader_that_feeds_the_referee(tmp_pa
     sources = [e.source for e in service.referee.journal.entries() if e.kind == "sighting"]
     assert sources == ["camera"]
     service.close()
+
+
+def test_courtpiece_run_starts_notifies_systemd_and_referees_the_hub(tmp_path):
+    """The Pi service as systemd starts it: config file, READY=1 on the notify socket,
+    watchdog pings, a card from the reader hub journaled, a clean stop on SIGTERM."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+
+    from controller.deckmap import DeckStore
+    from controller.journal import Journal
+    from controller.readers.virtual_hub import VirtualHub
+
+    deck = simulated_deck()
+    DeckStore(tmp_path).save(deck)
+    notify_path = str(tmp_path / "notify.sock")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(notify_path)
+    sock.settimeout(30)
+    with VirtualHub(link_path=tmp_path / "hub") as hub:
+        cfg = tmp_path / "table.toml"
+        cfg.write_text(f'[table]\nstate_dir = "{tmp_path}"\npin = "246810"\n[hub]\nport = "{hub.port}"\n'
+                       '[web]\nenabled = false\n')
+        env = {**os.environ, "NOTIFY_SOCKET": notify_path, "WATCHDOG_USEC": "300000",
+               "WATCHDOG_PID": ""}
+        proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(cfg)],
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            messages = []
+            while not any("READY=1" in m for m in messages):
+                messages.append(sock.recv(4096).decode())
+            assert hub.wait_host(30)
+            hub.place("deal", deck.tag_of("QH"))
+            while not any("WATCHDOG=1" in m for m in messages):
+                messages.append(sock.recv(4096).decode())
+            deadline = time.monotonic() + 30
+            found = []
+            while not found and time.monotonic() < deadline:
+                with Journal.open(tmp_path / "journal.sqlite3") as j:
+                    found = [e.payload for e in j.entries() if e.kind == "sighting"]
+                time.sleep(0.1)
+            assert found == [{"zone": "deal", "card": "QH", "tag": deck.tag_of("QH")}]
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            out, _ = proc.communicate(timeout=30)
+            sock.close()
+    assert proc.returncode == 0, out
