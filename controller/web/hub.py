@@ -6,11 +6,17 @@ serialised once, then offered to every client's own bounded queue: a phone on a 
 link fills its queue and is switched to "resync" (its queue dropped, a fresh full
 snapshot sent when it catches up) instead of holding up the table screen.
 
-Messages (JSON text):
+Messages (JSON text; a frame is one message or a JSON array of them):
 - ``{"type": "state", "state": {...public state...}, "recent": [events]}`` on connect,
   after an ``undone`` event (history changed) and after a resync;
-- ``{"type": "event", "event": {...}, "state": {...}}`` for every public event, with
-  the public state after the input that caused it.
+- ``{"type": "event", "event": {...}}`` for every public event. The events of one
+  referee input go out together, and the last of them carries ``"state"``: the public
+  state after the input, *without* ``view.history`` (it only grows, and it is the bulk
+  of the state), plus ``"history"`` when a hand was added to it. Clients keep the
+  history from the last snapshot or ``history`` field.
+
+Why coalesce: at full simulator speed a table makes thousands of events a second, and
+the cost that grows with the number of screens is frames sent, not events.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ from controller.web.redact import public_event
 
 log = logging.getLogger(__name__)
 
-QUEUE_SIZE = 64
+QUEUE_SIZE = 1024
 RECENT = 30
 
 
@@ -79,8 +85,9 @@ class Hub:
         self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._unsubscribe: Any = None
-        self._state_seq: int | None = None
-        self._state_json = "null"
+        self._pending: list[dict[str, Any]] = []
+        self._flush_scheduled = False
+        self._history_len = -1
         for ev in referee.public_events()[-RECENT:]:
             pub = public_event(ev)
             if pub is not None:
@@ -105,29 +112,42 @@ class Hub:
             loop.call_soon_threadsafe(self.publish, event)
 
     # -------------------------------------------------------------- messages
-    def _state(self, seq: int | None) -> str:
-        """The public state as JSON, computed once per referee input (events share it)."""
-        if seq is None or seq != self._state_seq:
-            state = self.referee.public_state()
-            self._state_seq = seq if seq is not None else state["seq"]
-            self._state_json = dumps(state)
-        return self._state_json
-
     def snapshot(self) -> str:
-        state = dumps(self.referee.public_state())
-        return f'{{"type":"state","state":{state},"recent":{dumps(list(self.recent))}}}'
+        state = self.referee.public_state()
+        return f'{{"type":"state","state":{dumps(state)},"recent":{dumps(list(self.recent))}}}'
 
     def publish(self, event: TableEvent) -> None:
-        """On the loop: turn one table event into one message for every client."""
+        """On the loop: queue one table event; the events of one input are sent together."""
         pub = public_event(event)
         if pub is None:
             return
         self.recent.append(pub)
-        if pub.get("event") == "undone":
-            self._state_seq = None
-            message = self.snapshot()
+        self._pending.append(pub)
+        if not self._flush_scheduled:
+            self._flush_scheduled = True
+            asyncio.get_running_loop().call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Build one frame for everything pending and offer it to every client."""
+        self._flush_scheduled = False
+        pending, self._pending = self._pending, []
+        if not pending:
+            return
+        if any(e.get("event") == "undone" for e in pending):
+            message = self.snapshot()  # history was rewritten: everyone starts again
+            self._history_len = -1
         else:
-            message = f'{{"type":"event","event":{dumps(pub)},"state":{self._state(pub.get("seq"))}}}'
+            parts = [f'{{"type":"event","event":{dumps(e)}}}' for e in pending[:-1]]
+            state = self.referee.public_state()
+            extra = ""
+            view = state["view"]
+            if view is not None:
+                history = view.pop("history")
+                if len(history) != self._history_len:
+                    self._history_len = len(history)
+                    extra = f',"history":{dumps(history)}'
+            parts.append(f'{{"type":"event","event":{dumps(pending[-1])},"state":{dumps(state)}{extra}}}')
+            message = parts[0] if len(parts) == 1 else "[" + ",".join(parts) + "]"
         for client in list(self.clients):
             client.offer(message)
 
@@ -147,8 +167,8 @@ class Hub:
                     await ws.send_text(self.snapshot())
                 elif len(batch) == 1:
                     await ws.send_text(batch[0])
-                else:  # a client that fell a little behind gets its backlog in one frame
-                    await ws.send_text("[" + ",".join(batch) + "]")
+                else:  # a client that fell a little behind gets its backlog in one flat array
+                    await ws.send_text("[" + ",".join(m[1:-1] if m[0] == "[" else m for m in batch) + "]")
         except (WebSocketDisconnect, RuntimeError, ConnectionError):
             pass
         finally:

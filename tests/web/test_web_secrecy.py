@@ -59,7 +59,7 @@ def _msgs(raw: str) -> list[dict]:
 
 
 def _seqs(raw: str) -> list[int]:
-    return [m["state"]["seq"] for m in _msgs(raw)]
+    return [m["state"]["seq"] if "state" in m else m["event"]["seq"] for m in _msgs(raw)]
 
 
 #: What a finishing hand shows, by the rules: the hidden trump, face-down discards, the last card.
@@ -89,8 +89,9 @@ def secret_for(ev: dict, at: dict[int, Secrets], old: dict[int, Secrets]) -> Sec
 def _check_message(raw: str, at: dict[int, Secrets], old: dict[int, Secrets]) -> list[str]:
     problems = []
     for m in _msgs(raw):
-        state_secrets = at[m["state"]["seq"]]
-        problems += [f"state@{state_secrets.seq}: {x}" for x in leaks(m["state"], state_secrets)]
+        if "state" in m:
+            state_secrets = at[m["state"]["seq"]]
+            problems += [f"state@{state_secrets.seq}: {x}" for x in leaks(m["state"], state_secrets)]
         if m["type"] == "event":
             ev = m["event"]
             problems += [f"{ev['event']}@{ev['seq']}: {x}" for x in leaks(ev, secret_for(ev, at, old))]

@@ -16,7 +16,12 @@ export function connect(onChange, onStatus = () => {}) {
       store.last = null;
     } else if (msg.type === "event") {
       const ev = msg.event;
-      store.state = msg.state;
+      if (msg.state) {
+        // the history only grows: it comes with the snapshot, or when a hand is added
+        const history = msg.history || store.state?.view?.history || [];
+        store.state = msg.state;
+        if (store.state.view) store.state.view.history = history;
+      }
       store.recent.push(ev);
       if (store.recent.length > 30) store.recent.shift();
       store.last = ev;
