@@ -1,14 +1,16 @@
 """Web fan-out under load: verdict-to-client latency with 1 and with 200 WebSocket clients.
 
-The referee is fed by bots (as ``courtpiece simulate`` does) while the dashboard app
-serves the stream from uvicorn. Clients run in a separate process so their own work does
+The referee is fed by the simulator's bots through the virtual reader hub, exactly as
+``courtpiece simulate`` runs (pty, hub driver, journal), while the dashboard app serves
+the stream from uvicorn. Clients run in a separate process so their own work does
 not share the server's GIL. Latency is measured per ``play-accepted`` message as the
 client's receive time minus the event's ``at`` (the moment the card was fed to the
 referee, on the same clock): the referee's verdict plus the hub plus the socket.
 
     .venv/bin/python bench/web.py [--clients 200] [--seconds 6] [--pace 0]
 
-``--pace`` is inputs per second (0: as fast as the bots go). Ends with one line:
+``--pace`` is roughly inputs per second (0: the simulator's full speed, a few hundred
+inputs a second, bounded by the journal's fsync and the pty round trip). Ends with one line:
 ``web p99_1_ms=… p99_200_ms=… ratio=…``.
 """
 
@@ -17,7 +19,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import multiprocessing as mp
-import random
 import re
 import socket
 import statistics
@@ -26,10 +27,6 @@ import time
 
 import uvicorn
 
-from controller.bots import BotTable
-from controller.rules import inputs as I
-from controller.rules.hand import Phase
-from controller.sightings import CardSeen
 from controller.table import Referee
 from controller.web.app import create_app
 
@@ -37,41 +34,36 @@ from controller.web.app import create_app
 PLAY_AT = re.compile(r'"at":([0-9.eE+-]+),"event":"play-accepted"')
 
 
-def feed(referee: Referee, move: object) -> None:
-    """The table mapping of an engine input (see tests/web/webdrive.py for the full one)."""
-    t = time.time()
-    if isinstance(move, I.Deal):
-        referee.sighting(CardSeen("deal", move.card.text, t, "bench"))
-    elif isinstance(move, I.Play):
-        referee.sighting(CardSeen(f"seat{move.seat}", move.card.text, t, "bench"))
-    elif isinstance(move, I.CallTrump):
-        referee.command("call-trump", {"seat": move.seat, "suit": move.suit.name}, at=t, source="bench")
-    elif isinstance(move, I.CloseTrick):
-        referee.command("confirm", at=t, source="bench")
-    elif isinstance(move, I.ApplyPenalty):
-        referee.command("apply-penalty", at=t, source="bench")
-    elif isinstance(move, I.PlayOn):
-        referee.command("play-on", {"play_on": move.play_on}, at=t, source="bench")
-    else:
-        raise TypeError(move)
+def simulated_table(stop: threading.Event, pace: float) -> Referee:
+    """The simulator's own table: bots place cards on the virtual hub's readers, the hub
+    driver reads them over a pty, the referee journals and judges them (as
+    ``courtpiece simulate`` does). ``pace`` 0 is the simulator's full speed."""
+    import tempfile
+    from pathlib import Path
+
+    from controller.config import Config
+    from controller.deckmap import DeckMap
+    from controller.readers.virtual_hub import VirtualHub
+    from controller.runtime import start_hub
+    from controller.service import TableService
+    from controller.simulator import SimSettings, SimulatedTable, simulated_deck
+
+    state = Path(tempfile.mkdtemp(prefix="web-bench-"))
+    cfg = Config()
+    cfg.table.state_dir = str(state)
+    deck = simulated_deck()
+    hub = VirtualHub(link_path=state / "hub").start()
+    service = TableService.open(cfg, DeckMap([deck], deck.name))
+    start_hub(service, hub.port, source="virtual-hub")
+    speed = 1e9 if not pace else 1.2 / (1 / pace)
+    settings = SimSettings(preset="court-piece", speed=speed, revoke_rate=0.02, seed=1, matches=10**9,
+                           options={"match-end": "hands", "match-target": 40})
+    sim = SimulatedTable(service.referee, hub, deck, settings)
+    threading.Thread(target=sim.run, args=(stop,), daemon=True, name="simulator").start()
+    return service.referee
 
 
-def play(referee: Referee, stop: threading.Event, pace: float, seed: int = 1) -> None:
-    rng = random.Random(seed)
-    while not stop.is_set():
-        referee.command("new-match", {"preset": "court-piece", "options": {"match-end": "hands", "match-target": 40}},
-                        source="bench")
-        bots = BotTable(referee.match, rng, revoke_rate=0.02)
-        while not stop.is_set() and referee.match.phase is not Phase.OVER:
-            bots.match = referee.match
-            feed(referee, bots.next_input())
-            if pace:
-                time.sleep(1 / pace)
-            else:
-                time.sleep(0)  # let the server thread in, as a reader thread would
-
-
-async def _client(url: str, out: list[float], stop_at: float, ready: list[int]) -> None:
+async def _client(url: str, out: list[float], stop_at: float, ready: list[float]) -> None:
     import websockets
     async with websockets.connect(url, max_size=None) as ws:
         ready[0] += 1
@@ -81,14 +73,16 @@ async def _client(url: str, out: list[float], stop_at: float, ready: list[int]) 
             except TimeoutError:
                 break
             now = time.time()
-            if ready[0] >= ready[1]:  # a regex, not json.loads: 200 clients share one core
-                out.extend(now - float(at) for at in PLAY_AT.findall(raw))
+            if ready[0] >= ready[1] and not ready[2]:
+                ready[2] = now  # everyone is connected: count from a second after this
+            if ready[2] and now > ready[2] + 1.0:  # past the 200 first snapshots
+                out.extend(now - float(at) for at in PLAY_AT.findall(raw))  # a regex: one core
 
 
 def clients_main(url: str, n: int, seconds: float, result: mp.Queue) -> None:
     async def run() -> list[float]:
         lat: list[float] = []
-        ready = [0, n]
+        ready: list[float] = [0, n, 0.0]
         stop_at = time.time() + seconds + 3
         await asyncio.gather(*(_client(url, lat, stop_at, ready) for _ in range(n)))
         return lat
@@ -118,7 +112,8 @@ def main() -> None:
     ap.add_argument("--pace", type=float, default=0.0, help="inputs per second (0: full speed)")
     args = ap.parse_args()
 
-    referee = Referee()
+    stop = threading.Event()
+    referee = simulated_table(stop, args.pace)
     app = create_app(referee, admin_pin="123456")
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
@@ -127,10 +122,8 @@ def main() -> None:
     threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True).start()
     while not server.started:
         time.sleep(0.01)
-    stop = threading.Event()
-    driver = threading.Thread(target=play, args=(referee, stop, args.pace), daemon=True)
-    driver.start()
     url = f"ws://127.0.0.1:{port}/ws"
+    time.sleep(3)  # let the simulated table settle (first deal, journal file growth)
     results = {}
     for n in (1, args.clients):
         before = referee.public_state()["seq"]

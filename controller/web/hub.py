@@ -16,7 +16,9 @@ Messages (JSON text; a frame is one message or a JSON array of them):
   history from the last snapshot or ``history`` field.
 
 Why coalesce: at full simulator speed a table makes thousands of events a second, and
-the cost that grows with the number of screens is frames sent, not events.
+the cost that grows with the number of screens is frames sent, not events. So frames
+go out at most every ``MIN_FRAME_INTERVAL``: an input arriving after a quiet spell is
+sent at once, a burst is folded into the next frame.
 """
 
 from __future__ import annotations
@@ -37,6 +39,9 @@ log = logging.getLogger(__name__)
 
 QUEUE_SIZE = 1024
 RECENT = 30
+MIN_FRAME_INTERVAL = 0.02  # seconds: at most 50 frames a second to each screen
+FOLD_RETRY = 0.002  # while screens are still busy with the last frame, look again this soon
+MAX_HOLD = 0.25  # but never hold events back longer than this for slow screens
 
 
 def dumps(value: Any) -> str:
@@ -88,6 +93,11 @@ class Hub:
         self._pending: list[dict[str, Any]] = []
         self._flush_scheduled = False
         self._history_len = -1
+        self._last_flush = float("-inf")
+        #: At most one frame per interval: a table plays a card a second, so this only
+        #: ever folds bursts (a replayed log, the simulator at full speed) into one frame,
+        #: which keeps the work per screen bounded however fast inputs come.
+        self.min_frame_interval = MIN_FRAME_INTERVAL
         for ev in referee.public_events()[-RECENT:]:
             pub = public_event(ev)
             if pub is not None:
@@ -125,11 +135,25 @@ class Hub:
         self._pending.append(pub)
         if not self._flush_scheduled:
             self._flush_scheduled = True
-            asyncio.get_running_loop().call_soon(self.flush)
+            loop = asyncio.get_running_loop()
+            wait = self._last_flush + self.min_frame_interval - loop.time()
+            if wait > 0:  # a burst: fold it into the next frame rather than a frame per input
+                loop.call_later(wait, self.flush)
+            else:
+                loop.call_soon(self.flush)
 
     def flush(self) -> None:
         """Build one frame for everything pending and offer it to every client."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        lagging = sum(1 for c in self.clients if not c.queue.empty())
+        if lagging * 10 > len(self.clients) and now - self._last_flush < MAX_HOLD:
+            # Most screens are still being sent the last frame: fold more events into
+            # this one instead of queueing frame after frame behind it.
+            loop.call_later(FOLD_RETRY, self.flush)
+            return
         self._flush_scheduled = False
+        self._last_flush = now
         pending, self._pending = self._pending, []
         if not pending:
             return
