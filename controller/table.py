@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.journal import Entry, Journal, JournalError
+from controller.notices import split_notice
 from controller.rules import ImpossibleInput, Match, OptionError, Phase, preset
 from controller.rules import inputs as I
 from controller.rules.cards import Card
@@ -187,6 +188,7 @@ class Referee:
         else:
             self.entries.append(entry)
             out += self._apply(entry)
+        out = [ev for e in out for ev in split_notice(e)]  # no hidden card in a public notice
         self.events.extend(out)
         return out
 
@@ -332,7 +334,10 @@ class Referee:
             self.entries.append(e)
             self._apply(e)
         self.counters = counters
-        what = undone.payload.get("card") or undone.payload.get("name") or undone.kind
+        if undone.kind == SIGHTING:
+            what = f"{undone.payload.get('card') or 'a tag'} at {zone_label(str(undone.payload.get('zone')))}"
+        else:
+            what = str(undone.payload.get("name"))
         return [self._event(entry.seq, entry.at, {"event": "undone", "undone_seq": undone.seq,
                                                   "message": f"undid input {undone.seq} ({what})"})]
 

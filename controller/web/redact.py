@@ -1,39 +1,21 @@
 """What of a table event may leave the Pi on a public page or stream.
 
-The rules engine already keeps hidden cards out of its public events and marks private
-ones with ``private_to``. The referee's own notices (a misread card, an undo) carry
-free text written for the admin, and that text can name a card still in someone's hand
-("QS was dealt to seat 2") or the card just undone. Public copies of those notices lose
-every card and suit name: the table learns *that* something happened, not what.
+The referee already publishes its notices with card names scrubbed (``controller.notices``)
+and marks private events with ``private_to``; this is the web's own last check on the
+way out, so a future notice kind cannot leak through the dashboard by mistake.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-#: Referee notices whose ``message`` is free text written from the referee's full knowledge.
-NOTICE_EVENTS = frozenset({
-    "impossible", "undone", "duplicate-read", "command-refused", "ignored", "input-refused",
-    "journal-failed", "unknown-tag", "other-deck-tag",
-})
+from controller.notices import NOTICE_EVENTS, public_copy, scrub
 
-_CARD = re.compile(r"\b(?:10|[2-9TJQKA])[SHDC]\b", re.IGNORECASE)
-_SUIT = re.compile(r"\b(?:spades?|hearts?|diamonds?|clubs?)\b", re.IGNORECASE)
-
-
-def scrub(text: str) -> str:
-    """Free text with card and suit names replaced."""
-    return _SUIT.sub("a suit", _CARD.sub("a card", text))
+__all__ = ["NOTICE_EVENTS", "public_event", "scrub"]
 
 
 def public_event(event: dict[str, Any]) -> dict[str, Any] | None:
-    """The public copy of a table event, or None when it is for one seat only."""
+    """The public copy of a table event, or None when it is for one seat (or the admin) only."""
     if "private_to" in event:
         return None
-    if event.get("event") not in NOTICE_EVENTS:
-        return dict(event)
-    out = {k: v for k, v in event.items() if k not in ("card", "tag", "suit", "args")}
-    if isinstance(out.get("message"), str):
-        out["message"] = scrub(out["message"])
-    return out
+    return dict(public_copy(event))

@@ -10,6 +10,7 @@ import pytest
 
 from controller.journal import Journal
 from controller.rules import Phase
+from controller.rules.cards import CARDS
 from controller.sightings import CardSeen
 from controller.table import Referee
 
@@ -140,3 +141,23 @@ def test_export_then_replay_prints_the_same_events(tmp_path):
     printed = [json.loads(line) for line in out.splitlines()]
     assert printed == json.loads(json.dumps(r.events))
     assert printed[-1]["event"] == "match-over"
+
+
+def test_public_notices_name_no_card_the_admin_copy_does(journal):
+    """A card seen where it cannot be: the engine's message names whose hand holds it, so
+    the public copy must not; the admin copy keeps the full text."""
+    r = started(journal)
+    play_out(r, seed=3, stop_after=60)  # the deal is done and play has begun
+    h = r.match.hand
+    seat = h.turn()
+    other = (seat + 1) % 4
+    hidden = sorted(h.holdings[other])[0]
+    text = CARDS[hidden].text
+    out = r.sighting(CardSeen(f"seat{seat}", text, 99.0, "hub"))
+    public = [e for e in out if "private_to" not in e]
+    admin = [e for e in out if e.get("private_to") == "admin"]
+    assert [e["event"] for e in public] == ["impossible"] and admin
+    assert text not in json.dumps(public) and f"seat {other}" in admin[0]["message"]
+    assert text in admin[0]["message"]
+    r.command("undo", at=100.0)
+    assert text not in json.dumps(r.public_events())
