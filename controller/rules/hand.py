@@ -36,6 +36,8 @@ class Pending:
     seat: int
     card: int
     rule: str
+    proof: int | None = None
+    detail: str = ""
 
 
 @dataclass(slots=True)

@@ -703,7 +703,7 @@ class Match:
             if o.revoke_penalty is RevokePenalty.COURT and rule != ACE_WITHDRAW:
                 self._forfeit(seat, True, out)
                 return
-            h.pending = Pending(seat, c, rule)
+            h.pending = Pending(seat, c, rule, proof, detail)
         if len(h.trick) == 4 and h.pending is None and h.correction_from is None:
             self._resolve_trick(out)
 

@@ -39,7 +39,9 @@ def public_view(m: Match) -> dict[str, Any]:
     pending = None
     if h.pending is not None:
         pc = None if any(tc.face_down and tc.card == h.pending.card for tc in h.trick) else Card(h.pending.card).text
-        pending = {"seat": h.pending.seat, "card": pc, "rule": h.pending.rule}
+        p = h.pending
+        pending = {"seat": p.seat, "card": pc, "rule": p.rule,
+                   "proof": Card(p.proof).text if p.proof is not None else None, "detail": p.detail}
     auction = None
     if h.auction is not None:
         a = h.auction
