@@ -1,0 +1,222 @@
+"""How a hand ends (seven tricks, all thirteen, the bid, a forfeit, the play-on choice),
+what it scores, who deals next, and how the match ends."""
+
+from __future__ import annotations
+
+from . import inputs as I
+from .cards import CARDS, Suit
+from .errors import (
+    WrongPhase,
+)
+from .events import (
+    Event,
+    FaceDownShown,
+    HandWon,
+    MatchOver,
+    MoveTimedOut,
+    PlayOnChosen,
+    PlayOnOffered,
+    StreakUpdated,
+    SuspicionCleared,
+    TimeUpNoted,
+)
+from .hand import Hand, Phase, team_of
+from .options import (
+    Collection,
+    HandEnd,
+    MatchEnd,
+    Options,
+    Scoring,
+)
+from .scoring import Outcome, Tally, next_dealer, score_hand
+
+
+class Ending:
+    """Match methods for the end of hands and of the match (mixed into ``Match``)."""
+
+    # The match state these methods work on (set up by ``Match.__init__``).
+    options: Options
+    hand: Hand
+    phase: Phase
+    dealt_mode: bool
+    tally: Tally
+
+    # ------------------------------------------------------------------ hand end
+    def _check_hand_end(self, finished: int, out: list[Event]) -> None:
+        h = self.hand
+        o = self.options
+        c0, c1 = h.captured
+        if h.playing_on:
+            w = h.play_on_team
+            assert w is not None
+            if h.captured[1 - w] > 0 or finished == 13:
+                self._end_hand(Outcome(w, (c0, c1), "seven tricks", sweep=True,
+                                       all_thirteen=h.captured[w] == 13), out)
+            return
+        if o.hand_end is HandEnd.BID:
+            self._check_bid_end(finished, out)
+            return
+        if o.hand_end is HandEnd.SEVEN:
+            for w in (0, 1):
+                if h.captured[w] >= 7:
+                    sweep = self._first_seven_by(w)
+                    if h.captured[1 - w] == 0 and o.play_on and finished < 13:
+                        self._offer_play_on(w, out)
+                        return
+                    self._end_hand(Outcome(w, (c0, c1), "seven tricks", sweep=sweep,
+                                           all_thirteen=h.captured[w] == 13), out)
+                    return
+        elif o.sweep_stop and finished == 7:
+            for w in (0, 1):
+                if self._first_seven_by(w):
+                    if o.play_on:
+                        self._offer_play_on(w, out)
+                    else:
+                        self._end_hand(Outcome(w, (c0, c1), "first seven tricks", sweep=True), out)
+                    return
+        if finished == 13:
+            w = 0 if c0 > c1 else 1
+            self._end_hand(Outcome(w, (c0, c1), "more tricks", sweep=self._first_seven_by(w),
+                                   all_thirteen=h.captured[w] == 13), out)
+
+    def _first_seven_by(self, team: int) -> bool:
+        h = self.hand
+        if self.options.collection is not Collection.EACH_TRICK:
+            return False
+        return len(h.trick_winners) >= 7 and all(team_of(s) == team for s in h.trick_winners[:7])
+
+    def _check_bid_end(self, finished: int, out: list[Event]) -> None:
+        h = self.hand
+        o = self.options
+        assert h.caller is not None
+        ct = team_of(h.caller)
+        c0, c1 = h.captured
+        mine, theirs = h.captured[ct], h.captured[1 - ct]
+        need_them = 14 - h.bid
+        broken_counts = h.trump_public or not o.unrevealed_trump_callers_win
+        if mine >= h.bid:
+            self._end_hand(Outcome(ct, (c0, c1), "bid made", bid_made=True), out)
+        elif theirs >= need_them and broken_counts:
+            self._end_hand(Outcome(1 - ct, (c0, c1), "bid broken", bid_made=False), out)
+        elif finished == 13:
+            if not h.trump_public and o.unrevealed_trump_callers_win:
+                self._end_hand(Outcome(ct, (c0, c1), "trump never revealed", bid_made=True), out)
+            else:
+                self._end_hand(Outcome(1 - ct, (c0, c1), "bid broken", bid_made=False), out)
+
+    def _offer_play_on(self, team: int, out: list[Event]) -> None:
+        self.hand.play_on_team = team
+        self.phase = Phase.PLAY_ON
+        out.append(PlayOnOffered(team))
+
+    def _on_play_on(self, move: I.PlayOn, out: list[Event]) -> None:
+        if self.phase is not Phase.PLAY_ON:
+            raise WrongPhase("nobody is choosing whether to play on now")
+        self._finish_play_on(move.play_on, out)
+
+    def _finish_play_on(self, play_on: bool, out: list[Event]) -> None:
+        h = self.hand
+        w = h.play_on_team
+        assert w is not None
+        out.append(PlayOnChosen(w, play_on))
+        if play_on:
+            h.playing_on = True
+            self.phase = Phase.PLAY
+            return
+        c0, c1 = h.captured
+        reason = "first seven tricks" if self._first_seven_by(w) else "seven tricks"
+        self._end_hand(Outcome(w, (c0, c1), reason, sweep=self._first_seven_by(w)), out)
+
+    def _forfeit(self, seat: int, court: bool, out: list[Event]) -> None:
+        h = self.hand
+        w = 1 - team_of(seat)
+        o = self.options
+        c0, c1 = h.captured
+        bid_made = None
+        if o.scoring is Scoring.BID and h.caller is not None:
+            bid_made = w == team_of(h.caller)
+        self._end_hand(Outcome(w, (c0, c1), f"revoke by seat {seat}", forfeit_by=seat,
+                               revoke_court=court and o.scoring is Scoring.COURTS, bid_made=bid_made), out)
+
+    def _end_hand(self, outcome: Outcome, out: list[Event]) -> None:
+        h = self.hand
+        o = self.options
+        if o.reveal_at_hand_end:
+            if h.trump is not None and not h.trump_public:
+                self._reveal("the hand is over", out)
+            for seat, c, trick in h.face_down:
+                if not o.show_caller_discards:
+                    out.append(FaceDownShown(seat, CARDS[c], trick))
+        if not self.dealt_mode:
+            for seat in range(4):
+                for suit in sorted(h.voids[seat]):
+                    out.append(SuspicionCleared(seat, Suit(suit)))
+                h.voids[seat].clear()
+        out.append(HandWon(h.number, outcome.winner, outcome.tricks, outcome.reason,
+                           Suit(h.trump) if h.trump is not None else None))
+        net_before = self.tally.net
+        scored = score_hand(self.tally, h, outcome, o)
+        out += scored
+        self.tally.hands_played += 1
+        self.history.append({
+            "hand": h.number,
+            "dealer": h.dealer,
+            "caller": h.caller,
+            "bid": h.bid or None,
+            "trump": Suit(h.trump).name if h.trump is not None else None,
+            "tricks": list(outcome.tricks),
+            "winner": outcome.winner,
+            "reason": outcome.reason,
+            "scored": [e.to_dict() for e in scored if not isinstance(e, StreakUpdated)],
+            "score": list(self.tally.shown_score(o)),
+        })
+        passes = next_dealer(self.tally, h, outcome, scored, o, net_before)
+        if self._match_should_end():
+            self._end_match(out)
+            return
+        out.append(passes)
+        out += self._start_hand(self._new_hand(h.number + 1, passes.dealer, passes.caller))
+
+    def _match_should_end(self) -> bool:
+        o = self.options
+        t = self.tally
+        if self.time_up:
+            return True
+        if o.match_end is MatchEnd.HANDS and o.match_target and t.hands_played >= o.match_target:
+            return True
+        if o.match_end is MatchEnd.POINTS and o.match_target:
+            if o.scoring is Scoring.BID:
+                return abs(t.net) >= o.match_target
+            return max(t.score) >= o.match_target
+        return False
+
+    def _end_match(self, out: list[Event], reason: str | None = None) -> None:
+        shown = self.tally.shown_score(self.options)
+        winner = None if shown[0] == shown[1] else (0 if shown[0] > shown[1] else 1)
+        self.winner = winner
+        self.phase = Phase.OVER
+        self.over_reason = reason or self._end_reason()
+        out.append(MatchOver(winner, shown, self.over_reason))
+
+    def _end_reason(self) -> str:
+        o = self.options
+        if self.time_up:
+            return "time is up"
+        if o.match_end is MatchEnd.HANDS:
+            return f"{o.match_target} hands played"
+        return f"{o.match_target} reached"
+
+    # ------------------------------------------------------------------ table commands
+    def _on_timeout(self, move: I.MoveTimeout, out: list[Event]) -> None:
+        out.append(MoveTimedOut(move.seat))
+
+    def _on_time_up(self, move: I.TimeUp, out: list[Event]) -> None:
+        if self.time_up:
+            raise WrongPhase("time is already up")
+        self.time_up = True
+        out.append(TimeUpNoted())
+        if not self.hand.started and self.phase is not Phase.PLAY_ON:
+            self._end_match(out)
+
+    def _on_end(self, move: I.EndMatch, out: list[Event]) -> None:
+        self._end_match(out, "ended by the table")

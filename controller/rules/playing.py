@@ -1,0 +1,335 @@
+"""Cards on the table: whose turn, what is impossible, what is illegal (flagged, never
+refused), corrections, and who takes each trick."""
+
+from __future__ import annotations
+
+from . import inputs as I
+from .cards import ACE, CARDS, Card, Suit
+from .errors import (
+    CardSeenTwice,
+    InvalidChoice,
+    NoCardsLeft,
+    NotInHand,
+    OutOfTurn,
+    WrongPhase,
+)
+from .events import (
+    CardNotCounted,
+    CardTakenBack,
+    CourtsScored,
+    Event,
+    FaceDownPlayed,
+    FaceDownShown,
+    PlayAccepted,
+    RevokeFlagged,
+    TrickWon,
+    VoidShown,
+)
+from .hand import Hand, Pending, Phase, TrickCard, team_of
+from .names import (
+    ACE_WITHDRAW,
+    FACE_DOWN_NOT_VOID,
+    FOLLOW_SUIT,
+    LEAD_TRUMP_AFTER_REVEAL,
+    MUST_ASK,
+    TRUMP_AFTER_ASK,
+    seat_name,
+)
+from .options import (
+    AskRule,
+    CallerRule,
+    Collection,
+    Options,
+    RevokePenalty,
+)
+from .piles import collect
+from .scoring import Tally
+from .trick import is_cut, trick_winner
+
+
+class Playing:
+    """Match methods for play and tricks (mixed into ``Match``)."""
+
+    # The match state these methods work on (set up by ``Match.__init__``).
+    options: Options
+    hand: Hand
+    phase: Phase
+    dealt_mode: bool
+    tally: Tally
+
+    # ------------------------------------------------------------------ play
+    def _on_play(self, move: I.Play, out: list[Event]) -> None:
+        if self.phase is Phase.PLAY_ON:
+            self._finish_play_on(True, out)
+        h = self.hand
+        if self.phase is not Phase.PLAY:
+            if self.phase in (Phase.DEAL, Phase.CALL):
+                if not h.deal_complete:
+                    raise WrongPhase(f"the deal is not finished ({h.deal_index} of 52 cards seen)")
+                raise WrongPhase("play waits for the trump call" if h.auction is None or h.auction.done
+                                 else "play waits for the auction")
+            raise WrongPhase("no card can be played now")
+        seat, c = move.seat, int(move.card)
+        if not 0 <= seat <= 3:
+            raise OutOfTurn(f"there is no seat {seat}")
+        if h.pending is None and h.correction_from is None:
+            # The common case, kept short: no correction open, the turn is the next seat.
+            n = len(h.trick)
+            if n < 4 and seat == (h.leader + n) & 3 and h.played_count[seat] < 13 and (
+                    c in h.holdings[seat] if self.dealt_mode else c not in h.played):
+                if not self.dealt_mode:
+                    self._check_card(seat, c)
+                self._play(seat, c, out)
+                return
+            held = None
+        else:
+            held = self._held_trick(seat)
+        if held == "close":
+            self._close_trick(out)
+            if self.phase is not Phase.PLAY or self.hand is not h:
+                # The flagged trick ended the hand; this card belongs to no trick now. It is
+                # on the table all the same, so it is recorded rather than refused.
+                out.append(CardNotCounted(seat, CARDS[int(move.card)], "the hand ended with the revoke"))
+                return
+        elif held == "replace":
+            self._take_back(seat, out)
+        turn = h.turn()
+        if turn != seat:
+            if any(tc.seat == seat for tc in h.trick):
+                raise OutOfTurn(f"{seat_name(seat)} has already played to this trick")
+            raise OutOfTurn(f"it is seat {turn}'s turn, not {seat_name(seat)}'s")
+        self._check_card(seat, c)
+        self._play(seat, c, out)
+
+    def _held_trick(self, seat: int) -> str | None:
+        """While a trick is held open after a flag or a correction: replace or close?"""
+        h = self.hand
+        pos = next((i for i, tc in enumerate(h.trick) if tc.seat == seat), None)
+        if pos is not None and self._may_replace(seat, pos):
+            return "replace"
+        return "close" if len(h.trick) == 4 else None
+
+    def _may_replace(self, seat: int, pos: int) -> bool:
+        h = self.hand
+        if h.pending is not None:
+            return h.pending.seat == seat
+        return h.correction_from is not None and pos > h.correction_from
+
+    def _check_card(self, seat: int, c: int) -> None:
+        h = self.hand
+        if h.played_count[seat] >= 13:
+            raise NoCardsLeft(f"{seat_name(seat)} has no cards left")
+        if c in h.played:
+            raise CardSeenTwice(f"{CARDS[c]} has already been played this hand")
+        if self.dealt_mode:
+            if c not in h.holdings[seat]:
+                owner = next(s for s in range(4) if c in h.holdings[s])
+                raise NotInHand(f"{CARDS[c]} was dealt to {seat_name(owner)}, it cannot come from {seat_name(seat)}")
+        else:
+            for s in range(4):
+                if s != seat and c in h.holdings[s]:
+                    raise NotInHand(f"{CARDS[c]} is {seat_name(s)}'s card, it cannot come from {seat_name(seat)}")
+
+    def _play(self, seat: int, c: int, out: list[Event]) -> None:
+        h = self.hand
+        o = self.options
+        suit = c // 13
+        trick = h.trick
+        lead = not trick
+        if lead:
+            led = None
+        elif trick[0].seat == h.leader:  # the usual order: the lead is the first card
+            led = -1 if trick[0].face_down else trick[0].card // 13
+        else:
+            led = h.led_suit()
+        hidden = h.trump is not None and not h.trump_public
+        # The caller's off-suit card goes face down while trump is hidden -- except the
+        # face-down trump card itself: taking it off the trump spot shows it to everyone.
+        face_down = (hidden and seat == h.caller and o.caller_face_down and led is not None
+                     and led >= 0 and suit != led and c != h.trump_card)
+        violations: list[tuple[str, int | None, str]] = []
+        holding = h.holdings[seat]
+        # --- what the engine can prove right now
+        if led is not None and led >= 0 and suit != led:
+            if self.dealt_mode:
+                proof = _lowest_of(holding, led, exclude=c)
+                if proof is not None:
+                    violations.append((FACE_DOWN_NOT_VOID if face_down else FOLLOW_SUIT, proof,
+                                       f"did not follow {Suit(led).title} holding {CARDS[proof]}"))
+            if hidden and not face_down and o.ask_rule is AskRule.OPPONENTS_MUST and h.caller is not None \
+                    and team_of(seat) != team_of(h.caller) and h.asked != seat \
+                    and not (violations and violations[0][0] == FOLLOW_SUIT):
+                violations.append((MUST_ASK, None, "did not ask for the trump before playing off suit"))
+        if h.must_trump == seat and h.trump_public and suit != h.trump and self.dealt_mode:
+            proof = _lowest_of(holding, h.trump, exclude=c)  # type: ignore[arg-type]
+            if proof is not None and not (led is not None and led >= 0 and suit == led):
+                violations.append((TRUMP_AFTER_ASK, proof, f"did not trump after the reveal holding {CARDS[proof]}"))
+        if lead and h.caller_revealed_on_lead and seat == h.caller and suit != h.trump and self.dealt_mode:
+            proof = _lowest_of(holding, h.trump, exclude=c)  # type: ignore[arg-type]
+            if proof is not None:
+                violations.append((LEAD_TRUMP_AFTER_REVEAL, proof, f"showed the trump on the lead but led no trump, holding {CARDS[proof]}"))
+        if lead and o.ace_rules and c % 13 == ACE and h.trick_winners and h.trick_winners[-1] == seat:
+            prev_card, prev_cut = h.winning_cards[-1]
+            if prev_card % 13 == ACE and not prev_cut and self._holds_non_ace(seat, c):
+                violations.append((ACE_WITHDRAW, None, "led an ace straight after winning with an ace: take it back and lead another card"))
+        # --- the card lands
+        h.started = True
+        holding.discard(c)
+        h.played.add(c)
+        h.played_count[seat] += 1
+        counts_as_trump = h.trump_public and suit == h.trump
+        if h.trump is None and o.caller is CallerRule.NONE and led is not None and led >= 0 and suit != led:
+            h.trump = suit
+            self._make_public_trump(suit, c, seat, "first card off suit", out)
+            counts_as_trump = True
+        if hidden and c == h.trump_card:
+            self._reveal("the face-down trump card was played", out)
+            counts_as_trump = True
+        h.trick.append(TrickCard(seat, c, face_down, counts_as_trump))
+        out.append(PlayAccepted(seat, None if face_down else CARDS[c], h.trick_no, face_down))
+        if face_down:
+            h.face_down.append((seat, c, h.trick_no))
+            out.append((FaceDownShown if o.show_caller_discards else FaceDownPlayed)(seat, CARDS[c], h.trick_no))
+        # --- played mode: what this card proves about earlier tricks, and what it claims
+        if not self.dealt_mode:
+            if self._prove_earlier(seat, c, out):
+                return
+            if led is not None and led >= 0 and suit != led and led not in h.voids[seat]:
+                h.voids[seat][led] = (h.trick_no, c, FOLLOW_SUIT)
+                out.append(VoidShown(seat, Suit(led), h.trick_no))
+            if h.must_trump == seat and h.trump_public and suit != h.trump and h.trump not in h.voids[seat] \
+                    and not (led is not None and suit == led):
+                h.voids[seat][h.trump] = (h.trick_no, c, TRUMP_AFTER_ASK)  # type: ignore[index]
+                out.append(VoidShown(seat, Suit(h.trump), h.trick_no))  # type: ignore[arg-type]
+        if violations:
+            rule, proof, detail = violations[0]
+            out.append(RevokeFlagged(seat, None if face_down else CARDS[c], h.trick_no, rule,
+                                     CARDS[proof] if proof is not None else None, detail))
+            if o.revoke_penalty is RevokePenalty.COURT and rule != ACE_WITHDRAW:
+                self._forfeit(seat, True, out)
+                return
+            h.pending = Pending(seat, c, rule, proof, detail)
+        if len(h.trick) == 4 and h.pending is None and h.correction_from is None:
+            self._resolve_trick(out)
+
+    def _holds_non_ace(self, seat: int, c: int) -> bool:
+        h = self.hand
+        if self.dealt_mode:
+            return any(x % 13 != ACE for x in h.holdings[seat] if x != c)
+        unplayed_aces = sum(1 for s in range(4) if Card.of(s, ACE) not in h.played) - 1
+        return 13 - h.played_count[seat] - 1 > unplayed_aces
+
+    def _prove_earlier(self, seat: int, c: int, out: list[Event]) -> bool:
+        """Played mode: a card of a suit this seat claimed to lack proves an earlier revoke."""
+        h = self.hand
+        claim = h.voids[seat].get(c // 13)
+        if claim is None:
+            return False
+        trick, card_then, rule = claim
+        del h.voids[seat][c // 13]
+        face_down = any(fd[1] == card_then for fd in h.face_down)
+        out.append(RevokeFlagged(seat, None if face_down else CARDS[card_then], trick, rule, CARDS[c],
+                                 f"played {CARDS[c]}, so held {Suit(c // 13).title} when it did not play one in trick {trick}"))
+        if self.options.revoke_penalty in (RevokePenalty.RANG, RevokePenalty.COURT):
+            self._forfeit(seat, True, out)
+            return True
+        return False
+
+    def _take_back(self, seat: int, out: list[Event]) -> None:
+        h = self.hand
+        pos = next(i for i, tc in enumerate(h.trick) if tc.seat == seat)
+        tc = h.trick.pop(pos)
+        h.played.discard(tc.card)
+        h.played_count[seat] -= 1
+        h.holdings[seat].add(tc.card)
+        if tc.face_down:
+            h.face_down = [fd for fd in h.face_down if fd[1] != tc.card]
+        if h.pending is not None and h.pending.seat == seat:
+            h.pending = None
+            h.correction_from = pos
+        out.append(CardTakenBack(seat, None if tc.face_down else CARDS[tc.card], h.trick_no))
+
+    def _on_take_back(self, move: I.TakeBack, out: list[Event]) -> None:
+        h = self.hand
+        if self.phase is not Phase.PLAY:
+            raise WrongPhase("there is no trick in play")
+        pos = next((i for i, tc in enumerate(h.trick) if tc.seat == move.seat), None)
+        if pos is None:
+            raise InvalidChoice(f"{seat_name(move.seat)} has no card in this trick")
+        if not self._may_replace(move.seat, pos):
+            raise InvalidChoice(f"{seat_name(move.seat)} may not take back a card now (only a flagged play, "
+                                "and after it the cards played later in the trick)")
+        self._take_back(move.seat, out)
+
+    def _on_close(self, move: I.CloseTrick, out: list[Event]) -> None:
+        h = self.hand
+        if self.phase is not Phase.PLAY or len(h.trick) < 4 or (h.pending is None and h.correction_from is None):
+            raise WrongPhase("there is no finished trick waiting to be confirmed")
+        self._close_trick(out)
+
+    def _on_penalty(self, move: I.ApplyPenalty, out: list[Event]) -> None:
+        h = self.hand
+        if self.phase is not Phase.PLAY or h.pending is None:
+            raise WrongPhase("there is no flagged play waiting for a ruling")
+        self._forfeit(h.pending.seat, self.options.revoke_penalty is not RevokePenalty.FLAG, out)
+
+    def _close_trick(self, out: list[Event]) -> None:
+        """A held trick ends: an uncorrected flag now stands."""
+        h = self.hand
+        p = h.pending
+        if p is not None and self.options.revoke_penalty is RevokePenalty.RANG and p.rule != ACE_WITHDRAW:
+            self._forfeit(p.seat, True, out)
+            return
+        h.pending = None
+        h.correction_from = None
+        self._resolve_trick(out)
+
+    def _resolve_trick(self, out: list[Event]) -> None:
+        h = self.hand
+        o = self.options
+        order = h.trick
+        leader = h.leader
+        if order[0].seat != leader or order[1].seat != (leader + 1) & 3 or order[2].seat != (leader + 2) & 3:
+            order = sorted(order, key=lambda tc: (tc.seat - leader) & 3)  # after a correction
+        win = trick_winner(order, leader)
+        cut = is_cut(win, order[0])
+        winner = win.seat
+        show = o.show_caller_discards
+        out.append(TrickWon(h.trick_no, winner,
+                            tuple([(tc.seat, None if tc.face_down and not show else CARDS[tc.card]) for tc in order]),
+                            o.collection is Collection.DOUBLE_SIR and h.trick_no < 13))
+        h.trick_winners.append(winner)
+        out += collect(h, o, winner, win.card, cut)
+        h.winning_cards.append((win.card, cut))
+        if o.trick_streak:
+            self._count_trick_streak(team_of(winner), out)
+        h.trick = []
+        h.pending = None
+        h.correction_from = None
+        h.asked = None
+        h.must_trump = None
+        h.caller_revealed_on_lead = False
+        h.leader = winner
+        finished = h.trick_no
+        h.trick_no += 1
+        self._check_hand_end(finished, out)
+
+    def _count_trick_streak(self, team: int, out: list[Event]) -> None:
+        t = self.tally
+        if t.trick_streak_team == team:
+            t.trick_streak += 1
+        else:
+            t.trick_streak_team, t.trick_streak = team, 1
+        if t.trick_streak >= self.options.trick_streak:
+            t.trick_streak = 0
+            t.score[team] += 1
+            self.hand.streak_courts[team] += 1
+            out.append(CourtsScored(team, 1, f"{self.options.trick_streak} tricks in a row"))
+
+
+def _lowest_of(cards: set[int], suit: int, *, exclude: int) -> int | None:
+    best = None
+    for x in cards:
+        if x != exclude and x // 13 == suit and (best is None or x < best):
+            best = x
+    return best
