@@ -52,6 +52,7 @@ def public_view(m: Match) -> dict[str, Any]:
     return {
         "phase": m.phase.value,
         "knowledge": m.knowledge,
+        "direction": o.direction.value,
         "hand": h.number,
         "dealer": h.dealer,
         "caller": h.caller,

@@ -139,3 +139,18 @@ def test_a_reconnecting_screen_gets_the_full_state(browser, table):
     expect(page.locator("#tricks-1")).to_have_text(str(view["tricks"][1]))
     assert page.evaluate("window.__sameDocument") == "yes"
     page.close()
+
+
+@pytest.mark.parametrize("preset,next_is_on_the", [("court-piece", "right"), ("rang", "left")])
+def test_seats_go_round_the_felt_the_way_play_goes_round(browser, preset, next_is_on_the):
+    """Counter-clockwise play puts the seat after seat 0 (at the bottom) on its right;
+    clockwise play (rang) puts it on its left, as at the real table."""
+    referee = Referee()
+    new_match(referee, preset)
+    with LiveServer(create_app(referee, admin_pin="424242")) as server:
+        page, errors = _open(browser, server.url + "/table", width=1920, height=1080)
+        one = page.locator('.felt [data-seat="1"]').bounding_box()
+        three = page.locator('.felt [data-seat="3"]').bounding_box()
+        assert (one["x"] > three["x"]) == (next_is_on_the == "right")
+        assert not errors
+        page.close()

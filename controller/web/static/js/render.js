@@ -64,6 +64,8 @@ function renderTrick(root, state) {
   const v = state.view;
   const played = {};
   for (const c of v.trick.cards) played[c.seat] = c;
+  // Seats go round the felt the way play goes round the real table.
+  root.querySelectorAll(".felt").forEach((felt) => { felt.dataset.direction = v.direction || "counter-clockwise"; });
   for (let s = 0; s < 4; s++) {
     root.querySelectorAll(`[data-seat="${s}"]`).forEach((box) => {
       const name = box.querySelector(".name");
