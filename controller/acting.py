@@ -42,4 +42,7 @@ _COMMANDS: dict[type, Any] = {
     I.PlayOn: lambda m: ("play-on", {"play_on": m.play_on}),
     I.RequestRedeal: lambda m: ("redeal", {"seat": m.seat}),
     I.TakeBack: lambda m: ("correction-made", {"seat": m.seat}),
+    I.MoveTimeout: lambda m: ("move-timeout", {"seat": m.seat}),
+    I.TimeUp: lambda m: ("time-up", {}),
+    I.EndMatch: lambda m: ("end-match", {}),
 }

@@ -1,7 +1,7 @@
 """Test support: drive a Referee in-process with bot players, and serve an app for real.
 
-``feed`` maps one engine input (what ``BotTable`` proposes) onto what the referee
-receives at a real table: a card sighting in a zone, or a command. The lead may reuse it.
+``feed`` gives the referee what a real table produces for one engine input (what
+``BotTable`` proposes): a card sighting in a zone, or a command (``controller.acting``).
 """
 
 from __future__ import annotations
@@ -14,67 +14,21 @@ from typing import Any
 
 import uvicorn
 
+from controller.acting import SIGHTING, table_input
 from controller.bots import BotTable
-from controller.rules import inputs as I
 from controller.rules.hand import Phase
 from controller.sightings import CardSeen
 from controller.table import Referee, TableEvent
 
 
-def _card(c: Any) -> str:
-    return c.text if hasattr(c, "text") else str(c)
-
-
 def feed(referee: Referee, move: Any, at: float | None = None, source: str = "test") -> list[TableEvent]:
     """Give the referee what the table would produce for one engine input."""
     t = time.time() if at is None else at
-
-    def seen(zone: str, card: Any) -> list[TableEvent]:
-        return referee.sighting(CardSeen(zone, _card(card), t, source))
-
-    def cmd(name: str, args: dict[str, Any] | None = None) -> list[TableEvent]:
-        return referee.command(name, args or {}, at=t, source=source)
-
-    match move:
-        case I.Deal(card=c) | I.TrumpCardTurned(card=c):
-            return seen("deal" if isinstance(move, I.Deal) else "trump", c)
-        case I.Play(seat=s, card=c) | I.DrawCard(seat=s, card=c):
-            return seen(f"seat{s}", c)
-        case I.HideTrump(seat=s, card=c, suit=suit):
-            if c is not None:
-                return seen("trump", c)
-            return cmd("hide-trump", {"seat": s, "suit": suit.name})
-        case I.ShowTrump(card=c):
-            return seen("trump", c)
-        case I.CallTrump(seat=s, suit=suit):
-            return cmd("call-trump", {"seat": s, "suit": suit.name})
-        case I.CallTrumpByCard(seat=s, number=n):
-            return cmd("trump-by-card", {"seat": s, "number": n})
-        case I.Bid(seat=s, tricks=n):
-            return cmd("bid", {"seat": s, "tricks": n})
-        case I.Pass(seat=s):
-            return cmd("pass", {"seat": s})
-        case I.OpenChallenge(seat=s, suit=suit):
-            return cmd("open-challenge", {"seat": s, "suit": suit.name})
-        case I.AskTrump(seat=s):
-            return cmd("ask-trump", {"seat": s})
-        case I.RevealTrump(seat=s):
-            return cmd("reveal-trump", {"seat": s})
-        case I.CloseTrick():
-            return cmd("confirm")
-        case I.ApplyPenalty():
-            return cmd("apply-penalty")
-        case I.TakeBack(seat=s):
-            return cmd("correction-made", {"seat": s})
-        case I.PlayOn(play_on=p):
-            return cmd("play-on", {"play_on": p})
-        case I.RequestRedeal(seat=s):
-            return cmd("redeal", {"seat": s})
-        case I.TimeUp():
-            return cmd("time-up")
-        case I.EndMatch():
-            return cmd("end-match")
-    raise TypeError(f"no table mapping for {move!r}")
+    kind, payload = table_input(move)
+    if kind == SIGHTING:
+        return referee.sighting(CardSeen(payload["zone"], payload["card"], t, source))
+    name = payload.pop("name")
+    return referee.command(name, payload, at=t, source=source)
 
 
 class BotDriver:
