@@ -118,7 +118,8 @@ def main() -> None:
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="websockets-sansio"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="websockets-sansio",
+                                          ws_per_message_deflate=False))
     threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True).start()
     while not server.started:
         time.sleep(0.01)

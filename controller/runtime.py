@@ -54,7 +54,9 @@ def serve_web(app: Any, host: str, port: int, stop: threading.Event) -> None:
     """Run uvicorn on this thread until ``stop`` is set (or Ctrl-C)."""
     import uvicorn
 
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+    # No per-message compression: on a Pi the CPU is scarcer than bandwidth on the LAN.
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
+                                          ws_per_message_deflate=False))
 
     def watch() -> None:
         stop.wait()
