@@ -126,15 +126,21 @@ class Calling:
             self._maybe_start_play(out)
 
     # ------------------------------------------------------------------ auction
-    def _on_bid(self, move: I.Bid | I.OpenChallenge, out: list[Event]) -> None:
+    def _auction_turn(self, seat: int) -> Auction:
+        """The auction, if this seat may bid or pass now."""
         h = self.hand
         a = h.auction
         if a is None or a.done:
             raise WrongPhase("there is no auction now")
         if self.phase not in (Phase.DEAL, Phase.CALL) or (self.dealt_mode and h.deal_index < 4 * h.first_batch):
             raise WrongPhase(f"bidding starts after the first {h.first_batch} cards each")
-        if move.seat != a.turn:
+        if seat != a.turn:
             raise OutOfTurn(f"it is seat {a.turn}'s turn to bid")
+        return a
+
+    def _on_bid(self, move: I.Bid | I.OpenChallenge, out: list[Event]) -> None:
+        h = self.hand
+        a = self._auction_turn(move.seat)
         o = self.options
         if isinstance(move, I.OpenChallenge):
             if not (o.open_challenge and a.high == o.bid_max and a.open_suit is None):
@@ -154,13 +160,7 @@ class Calling:
 
     def _on_pass(self, move: I.Pass, out: list[Event]) -> None:
         h = self.hand
-        a = h.auction
-        if a is None or a.done:
-            raise WrongPhase("there is no auction now")
-        if self.phase not in (Phase.DEAL, Phase.CALL) or (self.dealt_mode and h.deal_index < 4 * h.first_batch):
-            raise WrongPhase(f"bidding starts after the first {h.first_batch} cards each")
-        if move.seat != a.turn:
-            raise OutOfTurn(f"it is seat {a.turn}'s turn to bid")
+        a = self._auction_turn(move.seat)
         h.started = True
         if a.high_seat is None and move.seat == h.dealer and len(a.passed) == 3:
             if self.options.dealer_forced_bid:
