@@ -29,7 +29,7 @@ from .events import (
     TrumpRevealed,
     TrumpSetSecretly,
 )
-from .hand import Hand, Phase, team_of
+from .hand import Auction, Hand, Phase, team_of
 from .names import (
     FOLLOW_SUIT,
     seat_name,
