@@ -175,7 +175,9 @@ class Referee:
             else:
                 seq = self._seq + 1
             out = self._process(Entry(seq, at, source, kind, payload))
-        self._publish(out)
+            # Published under the lock so every subscriber sees inputs in journal order,
+            # whichever thread (reader, button, web) brought them.
+            self._publish(out)
         return out
 
     # ---------------------------------------------------------------- the one path

@@ -161,3 +161,23 @@ def test_public_notices_name_no_card_the_admin_copy_does(journal):
     assert text in admin[0]["message"]
     r.command("undo", at=100.0)
     assert text not in json.dumps(r.public_events())
+
+
+def test_subscribers_see_events_in_journal_order_from_many_threads(journal):
+    """Readers, buttons and the web feed the referee from their own threads."""
+    import threading
+
+    r = started(journal)
+    seen: list[int] = []
+    r.subscribe(lambda e: seen.append(e["seq"]))
+
+    def press(n: int) -> None:
+        for _ in range(n):
+            r.command("confirm", source=threading.current_thread().name)
+
+    threads = [threading.Thread(target=press, args=(40,), name=f"t{i}") for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(seen) == 160 and seen == sorted(seen)
