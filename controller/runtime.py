@@ -113,3 +113,10 @@ def start_camera(service: TableService) -> Any:
     service.referee.subscribe(lambda e: reader.new_hand() if e.get("event") == "hand-started" else None)
     reader.start(service.on_reader_event)
     return reader
+
+
+def start_move_timer(service: TableService, stop: threading.Event) -> None:
+    """Watch the turn clock for presets with a move timer (it idles otherwise)."""
+    from controller.move_timer import MoveTimer
+
+    threading.Thread(target=MoveTimer(service.referee).run, args=(stop,), daemon=True, name="move-timer").start()

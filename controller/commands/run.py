@@ -27,6 +27,7 @@ def run(args: argparse.Namespace) -> int:
         start_camera,
         start_gpio,
         start_hub,
+        start_move_timer,
         start_oled,
     )
     from controller.sdnotify import Notifier
@@ -67,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
                 notifier.status(service.referee.halted)
 
     threading.Thread(target=watchdog, daemon=True, name="watchdog").start()
+    start_move_timer(service, stop)
     # systemd stops the service with SIGTERM: close the journal and readers cleanly.
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     notifier.ready("refereeing")

@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from controller.deckmap import DeckMap, DeckStore
     from controller.narrate import describe
     from controller.readers.virtual_hub import VirtualHub
-    from controller.runtime import make_web_app, serve_web, start_hub
+    from controller.runtime import make_web_app, serve_web, start_hub, start_move_timer
     from controller.service import TableService
     from controller.simulator import SimSettings, SimulatedTable, simulated_deck
 
@@ -81,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
                            unplug_every=args.unplug_every, seed=args.seed, matches=matches)
     sim = SimulatedTable(service.referee, hub, deck, settings, say=(lambda t: None) if args.quiet else print)
     stop = threading.Event()
+    start_move_timer(service, stop)
     print(f"simulated table: {args.preset} ({args.knowledge} mode); journal in {state}", flush=True)
     try:
         if web is not None:
