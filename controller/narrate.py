@@ -56,6 +56,8 @@ def describe(e: dict[str, Any], seats: list[str] | None = None) -> str | None:
         return f"{team()} took the first seven: play on?"
     if kind == "play-on-chosen":
         return f"{team()} " + ("play on for all thirteen" if e["play_on"] else "stop here")
+    if kind == "move-timed-out":
+        return f"{who()}'s time to play has run out"
     if kind == "match-over":
         w = e.get("winner")
         return f"== match over ({e['reason']}): " + (f"{team('winner')} win" if w is not None else "a draw") + f" {e['score']}"
