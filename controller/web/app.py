@@ -17,6 +17,7 @@ from fastapi.staticfiles import StaticFiles
 
 from controller.table import Referee
 from controller.web.admin_routes import Gate, admin_router
+from controller.web.calibrate_routes import ZONES_FILE, FrameGetter, ZonesHook, calibrate_router
 from controller.web.hub import Hub
 from controller.web.pin import valid_pin
 from controller.web.public_routes import STATIC, public_router
@@ -28,14 +29,19 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
 
 
 def create_app(referee: Referee, *, admin_pin: str, table_log: Callable[[], str] | None = None,
-               state_dir: Path | None = None, limiter: RateLimiter | None = None) -> FastAPI:
+               state_dir: Path | None = None, limiter: RateLimiter | None = None,
+               camera_frame: FrameGetter | None = None, zones_file: Path | None = None,
+               on_zones: ZonesHook | None = None) -> FastAPI:
     """Build the dashboard app for ``referee``.
 
     ``admin_pin``: the table PIN (see :func:`controller.web.pin.load_or_create_pin`).
     ``table_log``: returns the table log text for download (default: from the referee's
     journal, or its in-memory inputs). ``state_dir``: where the cookie-signing secret is
     kept (None: a new secret per start). ``limiter``: PIN rate limiter (tests inject one
-    with a fake clock).
+    with a fake clock). ``camera_frame``: the running camera's latest BGR frame (None:
+    no camera; the calibration page then draws on an uploaded photo). ``zones_file``:
+    where the camera zones are saved (default ``state_dir/camera-zones.json``, where the
+    service reads them). ``on_zones``: hands saved zones to the running camera reader.
     """
     if not valid_pin(admin_pin):
         raise ValueError("the admin PIN must be 4 to 12 digits")
@@ -66,5 +72,9 @@ def create_app(referee: Referee, *, admin_pin: str, table_log: Callable[[], str]
 
     app.include_router(public_router(referee, hub))
     app.include_router(admin_router(referee, gate, table_log))
+    if zones_file is None and state_dir is not None:
+        zones_file = Path(state_dir) / ZONES_FILE
+    app.include_router(calibrate_router(gate, zones_file=zones_file, camera_frame=camera_frame,
+                                        on_zones=on_zones))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

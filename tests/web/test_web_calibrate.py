@@ -1,0 +1,218 @@
+"""Camera zones from the dashboard: admin-only, a frame to draw on, zones saved where
+the camera reader loads them (and handed to a running reader)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from controller.table import Referee  # noqa: E402
+from controller.web.app import create_app  # noqa: E402
+from vision.zones import ZoneMap  # noqa: E402
+
+PIN = "314159"
+W, H = 640, 480
+
+
+def table_photo(w: int = W, h: int = H) -> np.ndarray:
+    """A green 'table' with a white 'card' where seat0's spot is: something to draw on."""
+    img = np.zeros((h, w, 3), np.uint8)
+    img[:] = (40, 110, 30)
+    cv2.rectangle(img, (100, 300), (180, 420), (250, 250, 250), -1)
+    return img
+
+
+def png(img: np.ndarray) -> bytes:
+    ok, buf = cv2.imencode(".png", img)
+    assert ok
+    return buf.tobytes()
+
+
+@pytest.fixture
+def client(tmp_path):
+    app = create_app(Referee(), admin_pin=PIN, state_dir=tmp_path)
+    with TestClient(app) as c:
+        yield c
+
+
+def admin(c: TestClient) -> str:
+    token = c.get("/admin/api/session").json()["csrf"]
+    r = c.post("/admin/api/login", json={"pin": PIN, "csrf": token})
+    assert r.status_code == 200
+    return r.json()["csrf"]
+
+
+def test_without_an_admin_session_nothing_is_shown_or_saved(client, tmp_path):
+    token = client.get("/admin/api/session").json()["csrf"]  # a session, not admin
+    assert client.get("/admin/calibrate").status_code == 200  # the page shell only
+    assert client.get("/admin/api/calibrate/zones").status_code == 401
+    assert client.get("/admin/api/calibrate/frame").status_code == 401
+    files = {"image": ("t.png", png(table_photo()), "image/png")}
+    assert client.post("/admin/api/calibrate/frame", files=files).status_code == 403  # no CSRF
+    assert client.post("/admin/api/calibrate/frame", files=files, data={"csrf": token}).status_code == 401
+    body = {"zones": {"seat0": [10, 10, 100, 100]}, "frame_size": [W, H]}
+    assert client.post("/admin/api/calibrate/zones", json=body).status_code == 403
+    assert client.post("/admin/api/calibrate/zones", json={**body, "csrf": token}).status_code == 401
+    assert not (tmp_path / "camera-zones.json").exists()
+    # an admin session still needs the token, and a foreign Origin is refused
+    good = admin(client)
+    assert client.post("/admin/api/calibrate/zones", json=body).status_code == 403
+    assert client.post("/admin/api/calibrate/zones", json={**body, "csrf": good},
+                       headers={"Origin": "http://evil.example"}).status_code == 403
+    assert not (tmp_path / "camera-zones.json").exists()
+
+
+def test_upload_a_photo_draw_on_it_and_save_zones(client, tmp_path):
+    token = admin(client)
+    assert client.get("/admin/api/calibrate/frame").status_code == 404  # no camera, no photo
+    r = client.post("/admin/api/calibrate/frame", files={"image": ("t.png", png(table_photo()), "image/png")},
+                    headers={"X-CSRF-Token": token})
+    assert r.status_code == 200 and r.json()["frame_size"] == [W, H]
+    r = client.get("/admin/api/calibrate/frame")
+    assert r.status_code == 200 and r.headers["content-type"] == "image/jpeg"
+    frame = cv2.imdecode(np.frombuffer(r.content, np.uint8), cv2.IMREAD_COLOR)
+    assert frame.shape == (H, W, 3)
+    assert frame[360, 140].min() > 200 and frame[50, 50][1] > frame[50, 50][2]  # the same picture
+
+    boxes = {"seat0": [90, 290, 100, 140], "seat1": [400, 40, 120.5, 90], "deal": [250, 200, 80, 60]}
+    r = client.post("/admin/api/calibrate/zones", json={"zones": boxes, "frame_size": [W, H], "csrf": token})
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert out["zones"] == boxes and out["frame_size"] == [W, H] and out["applied"] is False
+    assert out["missing"] == ["seat2", "seat3"]
+    path = tmp_path / "camera-zones.json"
+    zm = ZoneMap.load(path)
+    assert zm.frame_size == (W, H)
+    assert zm.to_json() == ZoneMap.rectangles({n: tuple(b) for n, b in boxes.items()}, (W, H)).to_json()
+    assert zm.zone_at((140, 360)) == "seat0" and zm.zone_at((10, 10)) is None
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]  # temp file replaced
+
+    shown = client.get("/admin/api/calibrate/zones").json()
+    assert shown["zones"] == boxes and shown["frame_size"] == [W, H]
+    assert shown["names"] == ["seat0", "seat1", "seat2", "seat3", "deal", "trump"]
+    assert shown["applies"] == "restart" and shown["camera"] is False
+
+
+@pytest.mark.parametrize("zones,frame_size,message", [
+    ({"seat9": [10, 10, 50, 50]}, [W, H], "unknown zone 'seat9'"),
+    ({"../x": [10, 10, 50, 50]}, [W, H], "unknown zone"),
+    ({"seat0": [600, 10, 100, 50]}, [W, H], "outside the 640×480 frame"),
+    ({"seat0": [-5, 10, 100, 50]}, [W, H], "outside"),
+    ({"seat0": [10, 10, 5, 50]}, [W, H], "smaller than"),
+    ({"seat0": [10, 10, 50]}, [W, H], "[x, y, width, height]"),
+    ({"seat0": [10, "a", 50, 50]}, [W, H], "[x, y, width, height]"),
+    ({}, [W, H], "at least one zone"),
+    ({"seat0": [10, 10, 50, 50]}, [W], "frame_size"),
+    ({"seat0": [10, 10, 50, 50]}, [0, 0], "frame_size"),
+])
+def test_bad_zones_are_refused_with_a_reason(client, tmp_path, zones, frame_size, message):
+    token = admin(client)
+    r = client.post("/admin/api/calibrate/zones", json={"zones": zones, "frame_size": frame_size, "csrf": token})
+    assert r.status_code == 400 and message in r.json()["detail"], r.text
+    assert not (tmp_path / "camera-zones.json").exists()
+
+
+def test_a_bad_upload_is_refused(client):
+    token = admin(client)
+    r = client.post("/admin/api/calibrate/frame", files={"image": ("t.png", b"not an image", "image/png")},
+                    headers={"X-CSRF-Token": token})
+    assert r.status_code == 400 and "not an image" in r.json()["detail"]
+    r = client.post("/admin/api/calibrate/frame", json={"csrf": token}, headers={"X-CSRF-Token": token})
+    assert r.status_code == 400 and "multipart" in r.json()["detail"]
+
+
+def test_the_camera_frame_is_served_and_saved_zones_reach_the_running_reader(tmp_path):
+    live = table_photo(320, 240)
+    applied: list[ZoneMap] = []
+    zones_file = tmp_path / "conf" / "zones.json"  # [camera] zones_file set
+    app = create_app(Referee(), admin_pin=PIN, state_dir=tmp_path, camera_frame=lambda: live,
+                     zones_file=zones_file, on_zones=applied.append)
+    with TestClient(app) as c:
+        token = admin(c)
+        assert c.get("/admin/api/calibrate/zones").json()["applies"] == "now"
+        frame = cv2.imdecode(np.frombuffer(c.get("/admin/api/calibrate/frame").content, np.uint8), cv2.IMREAD_COLOR)
+        assert frame.shape == (240, 320, 3)
+        r = c.post("/admin/api/calibrate/zones", json={"zones": {"seat2": [0, 0, 320, 240]}, "frame_size": [320, 240]},
+                   headers={"X-CSRF-Token": token})
+        assert r.status_code == 200 and r.json()["applied"] is True
+    assert [z.names() for z in applied] == [["seat2"]]
+    assert json.loads(zones_file.read_text())["frame_size"] == [320, 240]
+    assert not (tmp_path / "camera-zones.json").exists()
+
+
+def test_without_a_state_directory_saving_says_so():
+    app = create_app(Referee(), admin_pin=PIN)
+    with TestClient(app) as c:
+        token = admin(c)
+        r = c.post("/admin/api/calibrate/zones", json={"zones": {"seat0": [0, 0, 50, 50]}, "frame_size": [W, H]},
+                   headers={"X-CSRF-Token": token})
+        assert r.status_code == 503
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run"]
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
+def test_drag_a_zone_on_the_camera_frame_in_a_browser(tmp_path):
+    """Log in on the admin page, open the zones page, drag seat0 with the mouse, save:
+    the file holds the dragged box in frame pixels (the canvas is shown scaled)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from webdrive import LiveServer
+
+    applied: list[ZoneMap] = []
+    frame = table_photo(1280, 960)  # larger than the page: the canvas is scaled down
+    app = create_app(Referee(), admin_pin=PIN, state_dir=tmp_path, camera_frame=lambda: frame,
+                     on_zones=applied.append)
+    with LiveServer(app) as server, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": 900, "height": 900})
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(server.url + "/admin")
+            page.fill("#pin", PIN)
+            page.click("#login button[type=submit]")
+            sync_api.expect(page.locator("#panel")).to_be_visible()
+            page.click('a[href="/admin/calibrate"]')
+            sync_api.expect(page.locator("body")).to_have_attribute("data-ready", "1")
+            sync_api.expect(page.locator('#zones input[value="seat0"]')).to_be_checked()
+
+            box = page.locator("#frame").bounding_box()
+            scale = 1280 / box["width"]
+            assert scale > 1.2  # really scaled, so the conversion is exercised
+            start = (box["x"] + 60, box["y"] + 200)
+            end = (box["x"] + 160, box["y"] + 330)
+            page.mouse.move(*start)
+            page.mouse.down()
+            page.mouse.move(start[0] + 40, start[1] + 50, steps=4)
+            page.mouse.move(*end, steps=4)
+            page.mouse.up()
+            sync_api.expect(page.locator('#zones label[data-zone="seat0"]')).to_have_class("set")
+            page.click("#save")
+            sync_api.expect(page.locator("body")).to_have_attribute("data-saved", "1")
+            sync_api.expect(page.locator("#status")).to_have_class("ok")
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "calibrate-zones.png"), full_page=True)
+            assert errors == []
+        finally:
+            browser.close()
+    zm = ZoneMap.load(tmp_path / "camera-zones.json")
+    assert zm.frame_size == (1280, 960) and zm.names() == ["seat0"]
+    xs = [pt[0] for pt in zm.zones[0].polygon]
+    ys = [pt[1] for pt in zm.zones[0].polygon]
+    expected = (60 * scale, 200 * scale, 160 * scale, 330 * scale)
+    got = (min(xs), min(ys), max(xs), max(ys))
+    assert all(abs(g - e) <= 2 * scale for g, e in zip(got, expected, strict=True)), (got, expected)
+    assert [z.names() for z in applied] == [["seat0"]]
