@@ -31,8 +31,18 @@ def table_log_text(service: TableService) -> str:
     return buf.getvalue()
 
 
-def make_web_app(service: TableService, pin: str | None) -> tuple[Any, str] | None:
-    """The FastAPI app and the admin PIN, or None if the web part is not installed."""
+def zones_path(service: TableService) -> Path:
+    """Where the camera zones live: ``[camera] zones_file``, else STATE/camera-zones.json."""
+    cam = service.config.camera
+    return Path(cam.zones_file) if cam.zones_file else Path(service.config.state_dir) / "camera-zones.json"
+
+
+def make_web_app(service: TableService, pin: str | None, camera: Any = None) -> tuple[Any, str] | None:
+    """The FastAPI app and the admin PIN, or None if the web part is not installed.
+
+    ``camera``: the running :class:`CameraReader`, if any; the zone calibration page then
+    draws on its latest frame, and saved zones are handed to it at once.
+    """
     try:
         from controller.web.app import create_app
         from controller.web.pin import load_or_create_pin
@@ -45,8 +55,11 @@ def make_web_app(service: TableService, pin: str | None) -> tuple[Any, str] | No
         admin_pin, new = load_or_create_pin(Path(service.config.state_dir))
         if new:
             print(f"admin PIN for this table (saved in the state directory): {admin_pin}", flush=True)
+    frame = (lambda: camera.last_frame) if camera is not None else None
+    apply = (lambda zones: setattr(camera, "zones", zones)) if camera is not None else None
     app = create_app(service.referee, admin_pin=admin_pin, table_log=lambda: table_log_text(service),
-                     state_dir=Path(service.config.state_dir))
+                     state_dir=Path(service.config.state_dir), camera_frame=frame,
+                     zones_file=zones_path(service), on_zones=apply)
     return app, admin_pin
 
 
@@ -107,9 +120,15 @@ def start_camera(service: TableService) -> Any:
     from vision.zones import ZoneMap
 
     cam = service.config.camera
-    zones_file = Path(cam.zones_file) if cam.zones_file else Path(service.config.state_dir) / "camera-zones.json"
+    zones_file = zones_path(service)
+    if zones_file.exists():
+        zones = ZoneMap.load(zones_file)
+    else:  # still start, so the zones can be marked on the dashboard (/admin/calibrate)
+        log.warning("no camera zones in %s: the camera reports nothing until they are marked "
+                    "(dashboard /admin/calibrate or 'courtpiece calibrate')", zones_file)
+        zones = ZoneMap()
     spec: str | int = int(cam.source) if cam.source.isdigit() else cam.source
-    reader = CameraReader(open_source(spec), ZoneMap.load(zones_file), source_name="camera")
+    reader = CameraReader(open_source(spec), zones, source_name="camera")
     service.referee.subscribe(lambda e: reader.new_hand() if e.get("event") == "hand-started" else None)
     reader.start(service.on_reader_event)
     return reader

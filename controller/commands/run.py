@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     notifier.ready("refereeing")
     try:
-        web = make_web_app(service, cfg.table.pin) if cfg.web.enabled else None
+        web = make_web_app(service, cfg.table.pin, camera=camera) if cfg.web.enabled else None
         if web is not None:
             serve_web(web[0], cfg.web.host, cfg.web.port, stop)
         else:

@@ -162,6 +162,8 @@ class CameraReader:
         self.frame_interval = frame_interval
         self.finished = False
         self.last_detections: list[Detection] = []
+        #: The latest frame seen, for the dashboard's zone calibration page to draw on.
+        self.last_frame: np.ndarray | None = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
 
@@ -170,6 +172,7 @@ class CameraReader:
 
     def process(self, frame: np.ndarray) -> list[CardSeen]:
         """Recognise one frame and return the plays it completes."""
+        self.last_frame = frame
         self.last_detections = self.detector.detect(frame)
         readings = []
         for d in self.last_detections:

@@ -216,3 +216,45 @@ def test_drag_a_zone_on_the_camera_frame_in_a_browser(tmp_path):
     got = (min(xs), min(ys), max(xs), max(ys))
     assert all(abs(g - e) <= 2 * scale for g, e in zip(got, expected, strict=True)), (got, expected)
     assert [z.names() for z in applied] == [["seat0"]]
+
+
+def test_the_service_wires_its_camera_reader_to_the_page(tmp_path):
+    """``courtpiece run``'s wiring: a camera with no zones yet still starts, the page
+    draws on the reader's last frame, and saved zones reach the reader and its file."""
+    import time
+
+    from controller.config import load_config
+    from controller.deckmap import DeckMap
+    from controller.runtime import make_web_app, start_camera, zones_path
+    from controller.service import TableService
+    from controller.simulator import simulated_deck
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for k in range(2):
+        cv2.imwrite(str(frames / f"f{k}.png"), table_photo(320, 240))
+    cfg_file = tmp_path / "table.toml"
+    cfg_file.write_text(f'[table]\nstate_dir = "{tmp_path}"\n[camera]\nenabled = true\nsource = "{frames}"\n')
+    deck = simulated_deck()
+    service = TableService.open(load_config(cfg_file), DeckMap([deck], deck.name))
+    try:
+        reader = start_camera(service)
+        assert reader.zones.names() == []  # no zones file yet: started anyway
+        deadline = time.monotonic() + 30
+        while not reader.finished and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert reader.last_frame is not None
+        app, _pin = make_web_app(service, PIN, camera=reader)
+        with TestClient(app) as c:
+            token = admin(c)
+            shown = cv2.imdecode(np.frombuffer(c.get("/admin/api/calibrate/frame").content, np.uint8), cv2.IMREAD_COLOR)
+            assert shown.shape == (240, 320, 3)
+            r = c.post("/admin/api/calibrate/zones", headers={"X-CSRF-Token": token},
+                       json={"zones": {"seat0": [10, 20, 100, 100], "deal": [150, 60, 60, 60]}, "frame_size": [320, 240]})
+            assert r.status_code == 200 and r.json()["applied"] is True
+        assert reader.zones.names() == ["seat0", "deal"] and reader.zones.zone_at((50, 60)) == "seat0"
+        assert zones_path(service) == tmp_path / "camera-zones.json"
+        assert ZoneMap.load(zones_path(service)).names() == ["seat0", "deal"]
+        reader.close()
+    finally:
+        service.close()
