@@ -151,7 +151,7 @@ def test_cross_site_posts_are_refused(client, referee):
     assert client.post("/admin/api/command", json={"name": "undo"}, headers=evil).status_code == 403
     assert client.post("/admin/api/command", json={"name": "undo"}).status_code == 403  # no token
     assert client.post("/admin/api/command", json={"name": "undo"},
-                       headers={"X-CSRF-Token": token[:-1] + "0"}).status_code == 403
+                       headers={"X-CSRF-Token": token[:-1] + ("1" if token.endswith("0") else "0")}).status_code == 403
     form = client.post("/admin/api/login", data={"pin": PIN, "csrf": csrf(client)},
                        headers={"Origin": "http://evil.example"})
     assert form.status_code == 403
