@@ -33,3 +33,23 @@ def test_camera_plays_and_an_rfid_trump_spot_referee_hidden_rung(tmp_path):
     assert [e["winner"] for e in r.events if e["event"] == "trick-won"] == [1]
     assert "7S" not in json.dumps(r.public_events())
     service.close()
+
+
+def test_a_tag_from_another_enrolled_deck_is_named_during_play(tmp_path):
+    """Two decks enrolled, one active: a card of the other deck on the table is reported
+    with that deck's name, never counted as a card of this game."""
+    from controller.deckmap import DECK_ORDER, Deck
+
+    active = simulated_deck()
+    blue = Deck("blue", {card: f"B1000{i:03X}" for i, card in enumerate(DECK_ORDER)})
+    cfg = Config()
+    cfg.table.state_dir = str(tmp_path)
+    service = TableService.open(cfg, DeckMap([active, blue], active.name))
+    r = service.referee
+    r.command("new-match", {"preset": "court-piece"})
+    service.on_reader_event(TagSeen("deal", blue.tag_of("7H"), 1.0, "rfid-hub"))
+    public = [e for e in r.events if "private_to" not in e]
+    assert [e["event"] for e in public][-1] == "other-deck-tag"
+    assert "deck 'blue'" in public[-1]["message"] and "7H" not in json.dumps(public)
+    assert r.match.hand.deal_index == 0
+    service.close()
