@@ -31,6 +31,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
 
+from controller.readers.stream_decoder import StreamDecoder
+
 PREAMBLE = 0x00
 POSTAMBLE = 0x00
 START_CODE = b"\x00\xff"
@@ -184,7 +186,7 @@ _NEED_MORE = None
 Event = Frame | FrameError
 
 
-class FrameDecoder:
+class FrameDecoder(StreamDecoder):
     """Streaming decoder: ``feed(bytes)`` → frames and errors, in stream order.
 
     ``filler`` lists the bytes that may sit between frames without being noise: zeros
@@ -192,96 +194,23 @@ class FrameDecoder:
     passes 0x55, the wake-up byte.
     """
 
+    START = START_CODE
+
     def __init__(self, *, filler: bytes = b"\x00", max_length: int = MAX_FRAME_DATA) -> None:
-        self._filler = bytes(filler)
+        super().__init__()
+        self.filler = bytes(filler)
         self._max_length = max_length
-        self._buf = bytearray()
-        self._base = 0  # stream offset of _buf[0]
-        self._quiet_end = 0  # bytes before this offset were already reported in a bad frame
-        self._noise: list[int] | None = None  # [start, end, count] of the open noise run
         self.stats = DecoderStats()
 
-    @property
-    def offset(self) -> int:
-        """Stream offset of the next byte to be fed."""
-        return self._base + len(self._buf)
+    def _hold_back(self, end: int) -> int:
+        # Keep a trailing zero: it may be the first half of a start code.
+        return end - 1 if end and self._buf[end - 1] == 0x00 else end
 
-    @property
-    def pending(self) -> int:
-        """Bytes held back, waiting for more (an incomplete frame)."""
-        return len(self._buf)
+    def _is_frame(self, result: Event) -> bool:
+        return isinstance(result, Frame)
 
-    def feed(self, data: bytes | bytearray) -> list[Event]:
-        self.stats.bytes_in += len(data)
-        self._buf += data
-        out: list[Event] = []
-        self._scan(out, final=False)
-        return out
-
-    def flush(self) -> list[Event]:
-        """The line went idle: anything incomplete now will never complete."""
-        out: list[Event] = []
-        self._scan(out, final=True)
-        self._close_noise(out)
-        return out
-
-    # -- internals
-
-    def _scan(self, out: list[Event], *, final: bool) -> None:
-        buf = self._buf
-        pos = 0
-        while True:
-            i = buf.find(START_CODE, pos)
-            if i < 0:
-                # Keep a trailing zero: it may be the first half of a start code.
-                end = len(buf)
-                if not final and end > pos and buf[end - 1] == 0x00:
-                    end -= 1
-                self._outside(pos, end)
-                pos = end
-                break
-            self._outside(pos, i)
-            self._close_noise(out)
-            result = self._parse_at(i, final)
-            if result is _NEED_MORE:
-                pos = i
-                break
-            if isinstance(result, Frame):
-                self.stats.frames += 1
-                out.append(result)
-                pos = result.end - self._base
-            else:
-                self.stats.errors[result.kind] += 1
-                out.append(result)
-                self._quiet_end = max(self._quiet_end, result.end)
-                pos = i + 1  # backtrack: a real frame may start inside the bad one
-        del buf[:pos]
-        self._base += pos
-
-    def _outside(self, a: int, b: int) -> None:
-        """Account for buf[a:b], which lies outside every frame."""
-        a = max(a, self._quiet_end - self._base)
-        if a >= b:
-            return
-        chunk = bytes(self._buf[a:b])
-        core = chunk.strip(self._filler) if self._filler else chunk
-        if not core:
-            return
-        first = a + (len(chunk) - len(chunk.lstrip(self._filler)) if self._filler else 0)
-        last = first + len(core)
-        count = len(core.translate(None, self._filler)) if self._filler else len(core)
-        if self._noise is None:
-            self._noise = [self._base + first, self._base + last, count]
-        else:
-            self._noise[1] = self._base + last
-            self._noise[2] += count
-
-    def _close_noise(self, out: list[Event]) -> None:
-        if self._noise is not None:
-            start, end, count = self._noise
-            self._noise = None
-            self.stats.errors[FrameErrorKind.NOISE] += 1
-            out.append(FrameError(FrameErrorKind.NOISE, start, end, f"{count} stray byte(s)"))
+    def _noise_error(self, start: int, end: int, count: int) -> FrameError:
+        return FrameError(FrameErrorKind.NOISE, start, end, f"{count} stray byte(s)")
 
     def _parse_at(self, i: int, final: bool) -> Event | None:
         buf, base = self._buf, self._base

@@ -20,6 +20,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
 
+from controller.readers.stream_decoder import StreamDecoder
+
 STX = 0x02
 ETX = 0x03
 FRAME_LENGTH = 14
@@ -91,78 +93,20 @@ def build_frame(tag: str) -> bytes:
     return bytes([STX]) + text.encode() + f"{tag_checksum(text):02X}".encode() + bytes([ETX])
 
 
-class Rdm6300Decoder:
+class Rdm6300Decoder(StreamDecoder):
     """Streaming decoder: ``feed(bytes)`` → frames and errors in stream order."""
 
+    START = bytes([STX])
+
     def __init__(self) -> None:
-        self._buf = bytearray()
-        self._base = 0
-        self._quiet_end = 0
-        self._noise: list[int] | None = None
+        super().__init__()
         self.stats = Rdm6300Stats()
 
-    @property
-    def pending(self) -> int:
-        return len(self._buf)
+    def _is_frame(self, result: Rdm6300Event) -> bool:
+        return isinstance(result, Rdm6300Frame)
 
-    def feed(self, data: bytes | bytearray) -> list[Rdm6300Event]:
-        self.stats.bytes_in += len(data)
-        self._buf += data
-        out: list[Rdm6300Event] = []
-        self._scan(out, final=False)
-        return out
-
-    def flush(self) -> list[Rdm6300Event]:
-        """The line went idle: an unfinished frame will never finish."""
-        out: list[Rdm6300Event] = []
-        self._scan(out, final=True)
-        self._close_noise(out)
-        return out
-
-    def _scan(self, out: list[Rdm6300Event], *, final: bool) -> None:
-        buf = self._buf
-        pos = 0
-        while True:
-            i = buf.find(STX, pos)
-            if i < 0:
-                self._outside(pos, len(buf))
-                pos = len(buf)
-                break
-            self._outside(pos, i)
-            self._close_noise(out)
-            result = self._parse_at(i, final)
-            if result is None:
-                pos = i
-                break
-            if isinstance(result, Rdm6300Frame):
-                self.stats.frames += 1
-                out.append(result)
-                pos = i + FRAME_LENGTH
-            else:
-                self.stats.errors[result.kind] += 1
-                out.append(result)
-                self._quiet_end = max(self._quiet_end, result.end)
-                pos = i + 1
-        del buf[:pos]
-        self._base += pos
-
-    def _outside(self, a: int, b: int) -> None:
-        a = max(a, self._quiet_end - self._base)
-        if a >= b:
-            return
-        if self._noise is None:
-            self._noise = [self._base + a, self._base + b]
-        else:
-            self._noise[1] = self._base + b
-
-    def _close_noise(self, out: list[Rdm6300Event]) -> None:
-        if self._noise is not None:
-            start, end = self._noise
-            self._noise = None
-            self.stats.errors[Rdm6300ErrorKind.NOISE] += 1
-            out.append(
-                Rdm6300Error(Rdm6300ErrorKind.NOISE, start, end, f"{end - start} stray byte(s)")
-            )
+    def _noise_error(self, start: int, end: int, count: int) -> Rdm6300Error:
+        return Rdm6300Error(Rdm6300ErrorKind.NOISE, start, end, f"{count} stray byte(s)")
 
     def _parse_at(self, i: int, final: bool) -> Rdm6300Event | None:
         buf, base = self._buf, self._base
@@ -186,9 +130,7 @@ class Rdm6300Decoder:
             return Rdm6300Error(Rdm6300ErrorKind.NO_ETX, base + i, base + i + FRAME_LENGTH - 1)
         text = bytes(buf[i + 1 : i + 1 + DATA_CHARS]).decode("ascii")
         sent = int(bytes(buf[i + 11 : i + 13]), 16)
-        want = 0
-        for byte in bytes.fromhex(text):
-            want ^= byte
+        want = tag_checksum(text)
         if sent != want:
             return Rdm6300Error(
                 Rdm6300ErrorKind.BAD_CHECKSUM,
