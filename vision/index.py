@@ -13,8 +13,12 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-#: Part of the card searched for the index, as fractions of width and height.
-CORNER_W, CORNER_H = 0.26, 0.40
+#: Part of the card searched for the index, as fractions of width and height. Generous,
+#: because decks differ: some print a large index whose suit reaches well down the card.
+CORNER_W, CORNER_H = 0.30, 0.48
+#: Where a rank may start (fractions of the card): an index hugs its corner, a pip or a
+#: picture does not.
+RANK_MAX_X, RANK_MAX_Y = 0.17, 0.15
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,10 @@ class IndexGlyphs:
     suit: np.ndarray
     redness: float
     rank_parts: int = 1  # side-by-side glyphs of equal height: two only for a "10"
+    #: For a two-part rank: the left glyph alone, and whether the right one has a hole.
+    #: Lets the reader tell a "10" from a narrow letter printed beside a picture's pip.
+    left_part: np.ndarray | None = None
+    right_holed: bool = True
 
 
 def ink_map(corner_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -103,6 +111,13 @@ def _is_tight_ten(score: np.ndarray, t: float) -> bool:
     return False
 
 
+def _has_hole(labels: np.ndarray, blob: Blob) -> bool:
+    """Whether a blob encloses paper, as a "0" does and a solid pip does not."""
+    part = (labels[blob.y : blob.y1, blob.x : blob.x1] == blob.label).astype(np.uint8)
+    _, hier = cv2.findContours(part, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    return hier is not None and bool((hier[0][:, 3] >= 0).any())
+
+
 def _blobs(ink: np.ndarray) -> tuple[list[Blob], np.ndarray]:
     h, w = ink.shape
     # The card's own edge (and its shadow) can touch an index printed close to it; a
@@ -112,16 +127,20 @@ def _blobs(ink: np.ndarray) -> tuple[list[Blob], np.ndarray]:
     ink[:, :band] = 0
     ink[:band, :] = 0
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    card_w, card_h = w / CORNER_W, h / CORNER_H
+    # table showing through a round corner: a small patch in the innermost corner (an
+    # index printed tight to the corner also covers it, but reaches much further)
+    wedge = set(np.unique(labels[band : band + 2, band : band + 2]).tolist()) - {0}
     out = []
     for i in range(1, n):
         x, y, bw, bh, area = (int(v) for v in stats[i])
-        if x <= band and y <= band:  # table showing through a round corner
+        if i in wedge and max(bw, bh) < 0.07 * card_w:
             continue
         if x + bw >= w or y + bh >= h:  # cut off by the crop: part of the picture or a pip
             continue
-        if bh < 0.025 * h / CORNER_H or area < 12:
+        if bh < 0.025 * card_h or area < 12:
             continue
-        if bh > 0.2 * h / CORNER_H or bw > 0.6 * w:
+        if bh > 0.2 * card_h or bw > 0.22 * card_w:
             continue
         out.append(Blob(x, y, bw, bh, i))
     return out, labels
@@ -134,7 +153,9 @@ def find_index(corner_bgr: np.ndarray) -> IndexGlyphs | None:
     if len(blobs) < 2:
         return None
     blobs.sort(key=lambda b: (b.y, b.x))
-    for first in blobs[:3]:
+    card_w, card_h = ink.shape[1] / CORNER_W, ink.shape[0] / CORNER_H
+    firsts = [b for b in blobs if b.x < RANK_MAX_X * card_w and b.y < RANK_MAX_Y * card_h]
+    for first in firsts[:3]:
         rank_parts = [first]
         for b in blobs:
             if b is first:
@@ -143,7 +164,11 @@ def find_index(corner_bgr: np.ndarray) -> IndexGlyphs | None:
             gap = max(b.x - first.x1, first.x - b.x1)
             similar = 0.7 * first.h < b.h < 1.4 * first.h and abs(b.y - first.y) < 0.25 * first.h
             if similar and overlap > 0.5 * min(b.h, first.h) and gap < 0.6 * first.h:
-                rank_parts.append(b)
+                # only a ten is two glyphs wide, and its left glyph is a narrowish "1"
+                # (a letter beside a picture's big pip is sorted out by the reader)
+                left, right = sorted((first, b), key=lambda k: k.x)
+                if left.w < 0.8 * left.h and left.w <= 1.1 * right.w:
+                    rank_parts.append(b)
         x0 = min(b.x for b in rank_parts)
         x1 = max(b.x1 for b in rank_parts)
         y0 = min(b.y for b in rank_parts)
@@ -173,8 +198,18 @@ def find_index(corner_bgr: np.ndarray) -> IndexGlyphs | None:
         inkpix = lab[rank_mask | suit_mask]
         paperpix = lab[ink == 0]
         redness = float(inkpix[:, 1].mean() - paperpix[:, 1].mean()) if len(paperpix) else 0.0
+        left_part, right_holed = None, True
+        if len(rank_parts) >= 2:
+            lb, rb = sorted(rank_parts, key=lambda k: k.x)[:2]
+            left_part = (labels[lb.y : lb.y1, lb.x : lb.x1] == lb.label).astype(np.uint8) * 255
+            right_holed = _has_hole(labels, rb)
         return IndexGlyphs(
-            r_mask.astype(np.uint8) * 255, s_mask.astype(np.uint8) * 255, redness, n_parts
+            r_mask.astype(np.uint8) * 255,
+            s_mask.astype(np.uint8) * 255,
+            redness,
+            n_parts,
+            left_part,
+            right_holed,
         )
     return None
 

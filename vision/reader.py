@@ -9,9 +9,15 @@ import numpy as np
 from vision import glyphs
 from vision.index import IndexGlyphs, corners, find_index
 from vision.model import RANKS, SUITS, GlyphModel
+from vision.pips import Pips, read_pips
 
 #: Ink at least this much redder (Lab a*) than the paper is red ink.
 RED_THRESHOLD = 12.0
+#: How much the body's pips weigh against the index: a suit vote is multiplied in with
+#: this floor (so a covered or pictured body cannot veto the corners), and a pip count
+#: multiplies its rank by the weight.
+PIP_FLOOR = 0.15
+PIP_COUNT_WEIGHT = 4.0
 _RED = {"H", "D"}
 
 
@@ -47,13 +53,24 @@ def _suit_proba(p_shape: np.ndarray, redness: float) -> np.ndarray:
     return p / max(p.sum(), 1e-9)
 
 
+#: Both corners reading the same card at least this surely need no second opinion.
+SURE = 0.9
+
+
+def _sure(reads: list[CornerRead]) -> bool:
+    texts = {card_text(r.rank, r.suit) for r in reads}
+    return len(texts) == 1 and min(r.confidence for r in reads) >= SURE and reads[0].rank != "junk"
+
+
 class CardReader:
     """Turns a rectified upright card image into a :class:`CardRead`."""
 
     def __init__(self, model: GlyphModel | None = None) -> None:
         self.model = model or GlyphModel.load()
 
-    def read_corner_glyphs(self, found: list[IndexGlyphs]) -> list[CornerRead]:
+    def read_corner_glyphs(
+        self, found: list[IndexGlyphs], pips: Pips | None = None
+    ) -> list[CornerRead]:
         if not found:
             return []
         rx = glyphs.features(np.stack([glyphs.normalise(f.rank) for f in found]))
@@ -65,19 +82,51 @@ class CardReader:
         # classifier cannot see once the glyph is scaled into its box.
         ten = RANKS.index("10")
         for i, f in enumerate(found):
-            pr[i, ten] *= 4.0 if f.rank_parts >= 2 else 0.4
+            if f.left_part is not None and self._letter_alone(f):
+                pr[i] = self.model.rank_proba(glyphs.features(glyphs.normalise(f.left_part)))[0]
+                pr[i, ten] = 0.0
+            else:
+                pr[i, ten] *= 4.0 if f.rank_parts >= 2 else 0.4
             pr[i] /= pr[i].sum()
+        if pips is not None and 2 <= pips.count <= 10:
+            pr[:, RANKS.index(str(pips.count))] *= PIP_COUNT_WEIGHT
+            pr /= pr.sum(axis=1, keepdims=True)
         out = []
         for i, f in enumerate(found):
             s = _suit_proba(ps[i], f.redness)
+            if pips is not None:
+                s = s * np.append(PIP_FLOOR + pips.suit_proba, PIP_FLOOR + 0.25)
+                s /= s.sum()
             ri, si = int(pr[i].argmax()), int(s.argmax())
             out.append(CornerRead(RANKS[ri], SUITS[si], float(pr[i, ri] * s[si])))
         return out
 
+    def _letter_alone(self, f: IndexGlyphs) -> bool:
+        """Whether a two-part rank is really a letter with a picture's pip beside it.
+
+        A "1" never reads as A, K or Q, so a confident letter there settles it; a J can
+        look like a "1", so it also needs a right-hand glyph with no hole (not a "0").
+        """
+        assert f.left_part is not None
+        p = self.model.rank_proba(glyphs.features(glyphs.normalise(f.left_part)))[0]
+        best = RANKS[int(p.argmax())]
+        if best in ("A", "K", "Q") and p.max() > 0.5:
+            return True
+        return best == "J" and p.max() > 0.7 and not f.right_holed
+
     def read(self, card_bgr: np.ndarray) -> CardRead:
         found = [find_index(c) for c in corners(card_bgr)]
         present = [f for f in found if f is not None]
-        reads = iter(self.read_corner_glyphs(present))
+        if not present:
+            return CardRead(None, 0.0, (None,) * len(found))
+        first = self.read_corner_glyphs(present)
+        if len(first) == 2 and _sure(first):
+            return self._decide(found, first)
+        # not sure from the index alone: ask the pips too (they cost a few milliseconds)
+        return self._decide(found, self.read_corner_glyphs(present, read_pips(card_bgr, self.model)))
+
+    def _decide(self, found: list[IndexGlyphs | None], reads_: list[CornerRead]) -> CardRead:
+        reads = iter(reads_)
         per_corner = tuple(next(reads) if f is not None else None for f in found)
         good = [r for r in per_corner if r is not None and r.rank != "junk" and r.suit != "junk"]
         if not good:

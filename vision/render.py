@@ -119,6 +119,26 @@ def suit_mask_shape(suit: str, size: int = 64, variant: float = 0.0) -> np.ndarr
     return _tight((img > 127).astype(np.uint8) * 255)
 
 
+def flat_top_three(size: int = 64, variant: float = 0.0) -> np.ndarray:
+    """A "3" with a flat top and a straight diagonal, as older card indices print it.
+
+    Few fonts draw the three this way, but many decks do; drawn from strokes so the
+    training set has it. ``variant`` in [-1, 1] changes the stroke and the proportions.
+    """
+    s = size
+    img = np.zeros((s * 2, s * 2), np.uint8)
+    th = max(2, int(s * (0.11 + 0.03 * variant)))
+    left, right = int(s * 0.6), int(s * (1.3 + 0.05 * variant))
+    top, mid = int(s * 0.45), int(s * (0.98 + 0.04 * variant))
+    cv2.line(img, (left, top), (right, top), 255, th, cv2.LINE_AA)
+    cv2.line(img, (right, top), (int(s * 0.92), mid), 255, th, cv2.LINE_AA)
+    ry = int(s * 0.5 - (mid - s * 0.95) / 2)
+    rx = int(s * (0.36 + 0.03 * variant))
+    cy = mid + int(ry * 0.8)
+    cv2.ellipse(img, (int(s * 0.98), cy), (rx, ry), 0, -120, 150, 255, th, cv2.LINE_AA)
+    return _tight((img > 127).astype(np.uint8) * 255)
+
+
 def rank_text(rank: str) -> str:
     """Card text rank (``T`` for ten) to what is printed in the index (``10``)."""
     return "10" if rank in ("T", "10") else rank

@@ -2,9 +2,12 @@
 
     .venv/bin/python -m vision.train [--out PATH] [--seed N]
 
-Nothing is downloaded: ranks come from the TrueType fonts found locally (Debian's
-fonts-dejavu and fonts-liberation, or matplotlib's DejaVu) and OpenCV's Hershey fonts,
-suits from the DejaVu suit symbols and from geometric shapes. Each glyph is distorted
+Nothing is downloaded: ranks come from every upright Latin font found locally and
+OpenCV's Hershey fonts, suits from every font that draws the four suit symbols and from
+geometric shapes. Card indices are set in all manner of typefaces, so the more fonts the
+better: the committed weights were trained with the Debian font packages listed in
+``TRAINING_FONT_PACKAGES`` installed (with none of them, DejaVu/Liberation or
+matplotlib's DejaVu still give a working model). Each glyph is distorted
 the way a camera distorts an index (tilt, stretch, stroke weight, low resolution, blur,
 threshold) and then framed by the same ``vision.glyphs`` code used at run time.
 Needs Pillow for TrueType rendering (installed with the test extras); without it only
@@ -14,6 +17,9 @@ the built-in fonts are used. Takes about a minute on two cores.
 from __future__ import annotations
 
 import argparse
+import glob
+import os
+import re
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -23,6 +29,67 @@ import numpy as np
 
 from vision import glyphs, render
 from vision.model import DEFAULT_WEIGHTS, RANKS, SUITS, GlyphModel, Mlp, softmax
+
+#: Debian packages whose fonts the committed weights were trained with (apt-get install).
+TRAINING_FONT_PACKAGES = (
+    "fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-urw-base35 "
+    "fonts-freefont-ttf fonts-noto-core fonts-stix fonts-symbola fonts-opensymbol "
+    "fonts-linuxlibertine fonts-roboto-unhinted fonts-open-sans fonts-crosextra-carlito "
+    "fonts-crosextra-caladea fonts-lato fonts-cantarell fonts-ebgaramond fonts-inconsolata "
+    "fonts-oldstandard fonts-sil-gentium fonts-comfortaa fonts-adf-accanthis "
+    "fonts-adf-gillius fonts-adf-universalis fonts-firacode fonts-hack fonts-noto-mono"
+)
+_FONT_ROOTS = ("/usr/share/fonts", "/usr/local/share/fonts")
+#: Styles no index is printed in, and font families with no Latin letters worth having.
+_SKIP_STYLE = ("italic", "oblique", "thin", "hairline", "extralight", "light", "math")
+_SLANTED = re.compile(r"(Ita|It\.|_R?B?Z?I\.|_K\.)")  # BdIta, LinLibertine_RI, keycaps
+_SKIP_LATIN = ("symbol", "emoji", "opensymbol", "ancient", "music", "unifont", "d050000l")
+_LATIN_NOTO = ("NotoSans-", "NotoSerif-", "NotoSansMono-", "NotoSansDisplay-", "NotoSerifDisplay-")
+
+
+def _font_files() -> list[str]:
+    found: list[str] = []
+    for root in _FONT_ROOTS:
+        for ext in ("ttf", "otf"):
+            found += glob.glob(os.path.join(root, "**", f"*.{ext}"), recursive=True)
+    found += list(render.truetype_fonts())  # matplotlib's DejaVu when the system has none
+    return sorted(set(found))
+
+
+def _draws(font_path: str, text: str) -> bool:
+    """Whether the font really has ``text``: not empty, and not its missing-glyph box."""
+    try:
+        got = render.text_mask_truetype(text, font_path)
+        missing = render.text_mask_truetype("\ue000", font_path)
+    except (OSError, ValueError):
+        return False
+    if not got.any():
+        return False
+    return got.shape != missing.shape or bool((got != missing).any())
+
+
+def training_fonts() -> tuple[list[str], list[str]]:
+    """(fonts for ranks, fonts for suits) among those installed.
+
+    Rank fonts must be upright, not hairline, and draw every rank; a Noto font counts only
+    for its Latin families (the script-specific ones repeat the same Latin letters).
+    Suit fonts are any that draw all four suit symbols.
+    """
+    rank_fonts, suit_fonts = [], []
+    for path in _font_files():
+        name = os.path.basename(path)
+        low = name.lower()
+        if any(k in low for k in _SKIP_STYLE) or _SLANTED.search(name):
+            continue
+        if all(_draws(path, ch) for ch in render.SUIT_CHARS.values()):
+            suit_fonts.append(path)
+        if any(k in low for k in _SKIP_LATIN):
+            continue
+        if name.startswith("Noto") and not name.startswith(_LATIN_NOTO):
+            continue
+        if all(_draws(path, r) for r in ("A", "K", "Q", "J", "10", "8")):
+            rank_fonts.append(path)
+    return rank_fonts, suit_fonts
 
 
 def degrade(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -52,43 +119,46 @@ def degrade(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return (small > rng.uniform(0.35, 0.65)).astype(np.uint8) * 255
 
 
-def rank_sources() -> dict[str, list[np.ndarray]]:
+def rank_sources(fonts: list[str] | None = None) -> dict[str, list[np.ndarray]]:
     """High-resolution ink masks for each rank, one per font and style."""
     out: dict[str, list[np.ndarray]] = {r: [] for r in RANKS if r != "junk"}
-    fonts: list[Callable[[str], np.ndarray]] = []
+    draws: list[Callable[[str], np.ndarray]] = []
     try:
         import PIL  # noqa: F401
 
-        for path in render.truetype_fonts():
-            fonts.append(lambda t, p=path: render.text_mask_truetype(t, p))
+        for path in fonts if fonts is not None else training_fonts()[0]:
+            draws.append(lambda t, p=path: render.text_mask_truetype(t, p))
     except ImportError:
         pass
     for hf in render.HERSHEY:
         for th in (3, 5, 7):
-            fonts.append(lambda t, f=hf, k=th: render.text_mask_hershey(t, f, k))
-    for draw in fonts:
+            draws.append(lambda t, f=hf, k=th: render.text_mask_hershey(t, f, k))
+    for draw in draws:
         for r in out:
             out[r].append(draw(r))
-        # a ten printed tight, as many decks squeeze it into the index column
+        # a ten printed tight, as many decks squeeze it into the index column: with a
+        # hairline between the digits, and with the digits run together
         one, zero = draw("1"), draw("0")
         hh = max(one.shape[0], zero.shape[0])
-        gap = max(1, hh // 25)
-        canvas = np.zeros((hh, one.shape[1] + gap + zero.shape[1]), np.uint8)
-        canvas[hh - one.shape[0] :, : one.shape[1]] = one
-        canvas[hh - zero.shape[0] :, one.shape[1] + gap :] = zero
-        out["10"].append(canvas)
+        for gap in (max(1, hh // 25), -max(1, hh // 30)):
+            canvas = np.zeros((hh, one.shape[1] + gap + zero.shape[1]), np.uint8)
+            canvas[hh - one.shape[0] :, : one.shape[1]] = one
+            right = canvas[hh - zero.shape[0] :, one.shape[1] + gap :]
+            right[:] = np.maximum(right, zero)
+            out["10"].append(canvas)
+    for v in np.linspace(-1, 1, 16):
+        out["3"].append(render.flat_top_three(64, float(v)))
     return out
 
 
-def suit_sources() -> dict[str, list[np.ndarray]]:
+def suit_sources(fonts: list[str] | None = None) -> dict[str, list[np.ndarray]]:
     out: dict[str, list[np.ndarray]] = {s: [] for s in SUITS if s != "junk"}
     try:
         import PIL  # noqa: F401
 
-        for path in render.truetype_fonts():
-            if "DejaVu" in path:
-                for s, ch in render.SUIT_CHARS.items():
-                    out[s].append(render.text_mask_truetype(ch, path))
+        for path in fonts if fonts is not None else training_fonts()[1]:
+            for s, ch in render.SUIT_CHARS.items():
+                out[s].append(render.text_mask_truetype(ch, path))
     except ImportError:
         pass
     for v in np.linspace(-1, 1, 7):
@@ -182,7 +252,7 @@ def fit(x: np.ndarray, y: np.ndarray, n_classes: int, hidden: int, rng, epochs: 
 
 
 def train(
-    seed: int = 7, per_rank: int = 40, per_suit: int = 50, epochs: int = 40
+    seed: int = 7, per_rank: int = 10, per_suit: int = 25, epochs: int = 40
 ) -> tuple[GlyphModel, dict[str, float]]:
     rng = np.random.default_rng(seed)
     ranks = rank_sources()
