@@ -104,18 +104,19 @@ def _is_tight_ten(score: np.ndarray, t: float) -> bool:
             continue
         if lb[cv2.CC_STAT_WIDTH] < 1.3 * la[cv2.CC_STAT_WIDTH]:
             continue
-        zero = (labels == b).astype(np.uint8)
-        _, hier = cv2.findContours(zero, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-        if hier is not None and (hier[0][:, 3] >= 0).any():
+        if _encloses_paper((labels == b).astype(np.uint8)):
             return True
     return False
 
 
-def _has_hole(labels: np.ndarray, blob: Blob) -> bool:
-    """Whether a blob encloses paper, as a "0" does and a solid pip does not."""
-    part = (labels[blob.y : blob.y1, blob.x : blob.x1] == blob.label).astype(np.uint8)
-    _, hier = cv2.findContours(part, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+def _encloses_paper(mask: np.ndarray) -> bool:
+    """Whether ink encloses paper, as a "0" does and a solid pip does not."""
+    _, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     return hier is not None and bool((hier[0][:, 3] >= 0).any())
+
+
+def _has_hole(labels: np.ndarray, blob: Blob) -> bool:
+    return _encloses_paper((labels[blob.y : blob.y1, blob.x : blob.x1] == blob.label).astype(np.uint8))
 
 
 def _blobs(ink: np.ndarray) -> tuple[list[Blob], np.ndarray]:
