@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, cast
 
 from controller.readers.pn532_commands import (
     RETRY_FOREVER,
@@ -42,7 +42,7 @@ from controller.readers.pn532_frames import (
     FrameKind,
     build_command,
 )
-from controller.readers.polling import PollingReader
+from controller.readers.polling import PollingReader, SerialPort, open_idle_serial
 from controller.sightings import ALL_ZONES, ReaderFault, TagSeen
 
 DEFAULT_PORT = "/dev/serial0"
@@ -53,29 +53,19 @@ DEFAULT_BAUDRATE = 115200
 IDLE_GAP = 0.02
 
 
-class SerialLike(Protocol):
-    """What the link needs from a port; pyserial's ``Serial`` has it all."""
-
-    @property
-    def in_waiting(self) -> int: ...
-
-    def read(self, size: int = 1) -> bytes: ...
+class SerialLike(SerialPort, Protocol):
+    """A PN532 link also writes commands and drops stale input before each one."""
 
     def write(self, data: bytes, /) -> int | None: ...
 
     def reset_input_buffer(self) -> None: ...
-
-    def close(self) -> None: ...
 
 
 SerialFactory = Callable[[str, int], SerialLike]
 
 
 def open_serial(port: str, baudrate: int) -> SerialLike:
-    """Open ``port`` with pyserial (any URL it knows), 8N1, idle-gap read time-out."""
-    import serial
-
-    return serial.serial_for_url(port, baudrate=baudrate, timeout=IDLE_GAP)
+    return cast(SerialLike, open_idle_serial(port, baudrate, IDLE_GAP))
 
 
 class Pn532Error(Exception):

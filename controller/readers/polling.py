@@ -10,10 +10,30 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
+from typing import Protocol
 
 from controller.sightings import ReaderFault, TagSeen
 
 Sighting = TagSeen | ReaderFault
+
+
+class SerialPort(Protocol):
+    """What a polled reader needs from its port; pyserial's ``Serial`` has it all."""
+
+    @property
+    def in_waiting(self) -> int: ...
+
+    def read(self, size: int = 1) -> bytes: ...
+
+    def close(self) -> None: ...
+
+
+def open_idle_serial(port: str, baudrate: int, idle_gap: float) -> SerialPort:
+    """Open ``port`` with pyserial (any URL it knows), 8N1, with the reader's idle gap as
+    the read time-out: that much silence is how a decoder tells a cut-off frame."""
+    import serial
+
+    return serial.serial_for_url(port, baudrate=baudrate, timeout=idle_gap)
 
 
 class PollingReader:

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Protocol
 
-from controller.readers.polling import PollingReader
+from controller.readers.polling import PollingReader, SerialPort, open_idle_serial
 from controller.readers.rdm6300_frames import Rdm6300Decoder, Rdm6300Error, Rdm6300Event
 from controller.sightings import ALL_ZONES, ReaderFault, TagSeen
 
@@ -24,23 +23,12 @@ DEFAULT_BAUDRATE = 9600
 IDLE_GAP = 0.05
 
 
-class SerialLike(Protocol):
-    @property
-    def in_waiting(self) -> int: ...
-
-    def read(self, size: int = 1) -> bytes: ...
-
-    def close(self) -> None: ...
-
-
+SerialLike = SerialPort
 SerialFactory = Callable[[str, int], SerialLike]
 
 
 def open_serial(port: str, baudrate: int) -> SerialLike:
-    """Open ``port`` with pyserial (any URL it knows), 8N1, idle-gap read time-out."""
-    import serial
-
-    return serial.serial_for_url(port, baudrate=baudrate, timeout=IDLE_GAP)
+    return open_idle_serial(port, baudrate, IDLE_GAP)
 
 
 class SilencePresence:
