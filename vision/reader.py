@@ -68,11 +68,8 @@ class CardReader:
     def __init__(self, model: GlyphModel | None = None) -> None:
         self.model = model or GlyphModel.load()
 
-    def read_corner_glyphs(
-        self, found: list[IndexGlyphs], pips: Pips | None = None
-    ) -> list[CornerRead]:
-        if not found:
-            return []
+    def index_proba(self, found: list[IndexGlyphs]) -> tuple[np.ndarray, np.ndarray]:
+        """(rank, suit) probabilities of each corner's glyphs; suit already weighs colour."""
         rx = glyphs.features(np.stack([glyphs.normalise(f.rank) for f in found]))
         sx = glyphs.features(np.stack([glyphs.normalise(f.suit) for f in found]))
         pr = self.model.rank_proba(rx)
@@ -82,48 +79,60 @@ class CardReader:
         # classifier cannot see once the glyph is scaled into its box.
         ten = RANKS.index("10")
         for i, f in enumerate(found):
-            if f.left_part is not None and self._letter_alone(f):
-                pr[i] = self.model.rank_proba(glyphs.features(glyphs.normalise(f.left_part)))[0]
+            letter = self._letter_alone(f)
+            if letter is not None:
+                pr[i] = letter
                 pr[i, ten] = 0.0
             else:
                 pr[i, ten] *= 4.0 if f.rank_parts >= 2 else 0.4
             pr[i] /= pr[i].sum()
-        if pips is not None and 2 <= pips.count <= 10:
-            pr[:, RANKS.index(str(pips.count))] *= PIP_COUNT_WEIGHT
-            pr /= pr.sum(axis=1, keepdims=True)
-        out = []
-        for i, f in enumerate(found):
-            s = _suit_proba(ps[i], f.redness)
-            if pips is not None:
-                s = s * np.append(PIP_FLOOR + pips.suit_proba, PIP_FLOOR + 0.25)
-                s /= s.sum()
-            ri, si = int(pr[i].argmax()), int(s.argmax())
-            out.append(CornerRead(RANKS[ri], SUITS[si], float(pr[i, ri] * s[si])))
-        return out
+            ps[i] = _suit_proba(ps[i], f.redness)
+        return pr, ps
 
-    def _letter_alone(self, f: IndexGlyphs) -> bool:
-        """Whether a two-part rank is really a letter with a picture's pip beside it.
+    @staticmethod
+    def corner_reads(pr: np.ndarray, ps: np.ndarray, pips: Pips | None = None) -> list[CornerRead]:
+        """Each corner's best reading, with the body's pips multiplied in when given."""
+        if pips is not None:
+            if 2 <= pips.count <= 10:
+                pr = pr.copy()
+                pr[:, RANKS.index(str(pips.count))] *= PIP_COUNT_WEIGHT
+                pr /= pr.sum(axis=1, keepdims=True)
+            ps = ps * np.append(PIP_FLOOR + pips.suit_proba, PIP_FLOOR + 0.25)
+            ps /= ps.sum(axis=1, keepdims=True)
+        ri, si = pr.argmax(axis=1), ps.argmax(axis=1)
+        return [
+            CornerRead(RANKS[r], SUITS[s], float(pr[i, r] * ps[i, s]))
+            for i, (r, s) in enumerate(zip(ri, si, strict=True))
+        ]
+
+    def _letter_alone(self, f: IndexGlyphs) -> np.ndarray | None:
+        """For a two-part rank that is really a letter with a picture's pip beside it,
+        the letter's rank probabilities; None for a real "10" (or a one-part rank).
 
         A "1" never reads as A, K or Q, so a confident letter there settles it; a J can
         look like a "1", so it also needs a right-hand glyph with no hole (not a "0").
         """
-        assert f.left_part is not None
+        if f.left_part is None:
+            return None
         p = self.model.rank_proba(glyphs.features(glyphs.normalise(f.left_part)))[0]
         best = RANKS[int(p.argmax())]
         if best in ("A", "K", "Q") and p.max() > 0.5:
-            return True
-        return best == "J" and p.max() > 0.7 and not f.right_holed
+            return p
+        if best == "J" and p.max() > 0.7 and not f.right_holed:
+            return p
+        return None
 
     def read(self, card_bgr: np.ndarray) -> CardRead:
         found = [find_index(c) for c in corners(card_bgr)]
         present = [f for f in found if f is not None]
         if not present:
             return CardRead(None, 0.0, (None,) * len(found))
-        first = self.read_corner_glyphs(present)
+        pr, ps = self.index_proba(present)
+        first = self.corner_reads(pr, ps)
         if len(first) == 2 and _sure(first):
             return self._decide(found, first)
         # not sure from the index alone: ask the pips too (they cost a few milliseconds)
-        return self._decide(found, self.read_corner_glyphs(present, read_pips(card_bgr, self.model)))
+        return self._decide(found, self.corner_reads(pr, ps, read_pips(card_bgr, self.model)))
 
     def _decide(self, found: list[IndexGlyphs | None], reads_: list[CornerRead]) -> CardRead:
         reads = iter(reads_)
