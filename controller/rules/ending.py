@@ -170,7 +170,7 @@ class Ending:
             "scored": [e.to_dict() for e in scored if not isinstance(e, StreakUpdated)],
             "score": list(self.tally.shown_score(o)),
         })
-        passes = next_dealer(self.tally, h, outcome, scored, o, net_before)
+        passes = next_dealer(self.tally, h, outcome, o, net_before)
         if self._match_should_end():
             self._end_match(out)
             return

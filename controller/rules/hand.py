@@ -92,16 +92,30 @@ class Hand:
     run_length: int = 0
     voids: list[dict[int, tuple[int, int, str]]] = field(default_factory=lambda: [{}, {}, {}, {}])
     pending: Pending | None = None
-    correction_from: int | None = None  # position after which replacements are allowed
+    #: Rang's correction window: the revoker's place in the order of play (0 = the leader)
+    #: once he has taken his card back; every seat from that place on may re-place its card.
+    correction_from: int | None = None
     face_down: list[tuple[int, int, int]] = field(default_factory=list)  # (seat, card, trick)
     play_on_team: int | None = None
     playing_on: bool = False
-    streak_courts: list[int] = field(default_factory=lambda: [0, 0])
+    streak_courts: list[int] = field(default_factory=lambda: [0, 0])  # trick-streak courts
+    courts_won: list[int] = field(default_factory=lambda: [0, 0])  # every court of this hand
     started: bool = False  # any input has touched this hand
 
     @property
     def deal_complete(self) -> bool:
         return not self.dealt_mode or self.deal_index >= 52
+
+    def place(self, seat: int) -> int:
+        """A seat's place in this trick's order of play (0 = the leader)."""
+        return (seat - self.leader) & 3
+
+    def may_fill_gap(self, seat: int) -> bool:
+        """During a correction, a seat in the window whose card is off the table may put one
+        down at once: the seats after the revoker need not wait for each other."""
+        return (self.correction_from is not None and self.pending is None
+                and self.place(seat) >= self.correction_from
+                and all(tc.seat != seat for tc in self.trick))
 
     def turn(self) -> int | None:
         """The seat that must play next in this trick (the first gap from the leader)."""

@@ -16,7 +16,6 @@ from .errors import (
 from .events import (
     CardNotCounted,
     CardTakenBack,
-    CourtsScored,
     Event,
     FaceDownPlayed,
     FaceDownShown,
@@ -43,7 +42,7 @@ from .options import (
     RevokePenalty,
 )
 from .piles import collect
-from .scoring import Tally
+from .scoring import Tally, award_courts
 from .trick import is_cut, trick_winner
 
 
@@ -94,7 +93,7 @@ class Playing:
         elif held == "replace":
             self._take_back(seat, out)
         turn = h.turn()
-        if turn != seat:
+        if turn != seat and not h.may_fill_gap(seat):
             if any(tc.seat == seat for tc in h.trick):
                 raise OutOfTurn(f"{seat_name(seat)} has already played to this trick")
             raise OutOfTurn(f"it is seat {turn}'s turn, not {seat_name(seat)}'s")
@@ -104,16 +103,16 @@ class Playing:
     def _held_trick(self, seat: int) -> str | None:
         """While a trick is held open after a flag or a correction: replace or close?"""
         h = self.hand
-        pos = next((i for i, tc in enumerate(h.trick) if tc.seat == seat), None)
-        if pos is not None and self._may_replace(seat, pos):
+        if any(tc.seat == seat for tc in h.trick) and self._may_replace(seat):
             return "replace"
         return "close" if len(h.trick) == 4 else None
 
-    def _may_replace(self, seat: int, pos: int) -> bool:
+    def _may_replace(self, seat: int) -> bool:
+        """000: the revoker replaces his card first; then everyone who played after him."""
         h = self.hand
         if h.pending is not None:
             return h.pending.seat == seat
-        return h.correction_from is not None and pos > h.correction_from
+        return h.correction_from is not None and h.place(seat) > h.correction_from
 
     def _check_card(self, seat: int, c: int) -> None:
         h = self.hand
@@ -246,17 +245,16 @@ class Playing:
             h.face_down = [fd for fd in h.face_down if fd[1] != tc.card]
         if h.pending is not None and h.pending.seat == seat:
             h.pending = None
-            h.correction_from = pos
+            h.correction_from = h.place(seat)
         out.append(CardTakenBack(seat, None if tc.face_down else CARDS[tc.card], h.trick_no))
 
     def _on_take_back(self, move: I.TakeBack, out: list[Event]) -> None:
         h = self.hand
         if self.phase is not Phase.PLAY:
             raise WrongPhase("there is no trick in play")
-        pos = next((i for i, tc in enumerate(h.trick) if tc.seat == move.seat), None)
-        if pos is None:
+        if all(tc.seat != move.seat for tc in h.trick):
             raise InvalidChoice(f"{seat_name(move.seat)} has no card in this trick")
-        if not self._may_replace(move.seat, pos):
+        if not self._may_replace(move.seat):
             raise InvalidChoice(f"{seat_name(move.seat)} may not take back a card now (only a flagged play, "
                                 "and after it the cards played later in the trick)")
         self._take_back(move.seat, out)
@@ -322,9 +320,8 @@ class Playing:
             t.trick_streak_team, t.trick_streak = team, 1
         if t.trick_streak >= self.options.trick_streak:
             t.trick_streak = 0
-            t.score[team] += 1
             self.hand.streak_courts[team] += 1
-            out.append(CourtsScored(team, 1, f"{self.options.trick_streak} tricks in a row"))
+            out.append(award_courts(t, self.hand, team, 1, f"{self.options.trick_streak} tricks in a row"))
 
 
 def _lowest_of(cards: set[int], suit: int, *, exclude: int) -> int | None:

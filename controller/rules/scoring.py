@@ -55,8 +55,11 @@ def score_hand(tally: Tally, hand: Hand, out: Outcome, opts: Options) -> list[Ev
     return _online(tally, hand, out, opts)
 
 
-def _award(tally: Tally, team: int, courts: int, reason: str) -> CourtsScored:
+def award_courts(tally: Tally, hand: Hand, team: int, courts: int, reason: str) -> CourtsScored:
+    """Every court goes through here, whenever in the hand it is scored, so the deal
+    passing at the hand's end sees all of them (000, 003: a court moves the deal)."""
     tally.score[team] += courts
+    hand.courts_won[team] += courts
     return CourtsScored(team, courts, reason)
 
 
@@ -64,22 +67,22 @@ def _courts(tally: Tally, hand: Hand, out: Outcome, opts: Options) -> list[Event
     events: list[Event] = []
     w = out.winner
     if out.revoke_court:
-        events.append(_award(tally, w, 1, f"revoke by seat {out.forfeit_by}"))
+        events.append(award_courts(tally, hand, w, 1, f"revoke by seat {out.forfeit_by}"))
     elif out.all_thirteen and (opts.court_all_thirteen or opts.goon_court):
         goon = opts.goon_court and team_of(hand.dealer) == w
         total = opts.goon_court if goon else opts.court_all_thirteen
         total -= hand.streak_courts[w]  # trick-streak courts already given this hand
         if total > 0:
-            events.append(_award(tally, w, total, "goon court: dealer's team took all 13" if goon else "all thirteen tricks"))
+            events.append(award_courts(tally, hand, w, total, "goon court: dealer's team took all 13" if goon else "all thirteen tricks"))
     elif out.sweep and opts.court_first_seven:
-        events.append(_award(tally, w, opts.court_first_seven, "first seven tricks"))
+        events.append(award_courts(tally, hand, w, opts.court_first_seven, "first seven tricks"))
     if opts.hand_streak:
         if tally.streak_team == w:
             tally.streak += 1
         else:
             tally.streak_team, tally.streak = w, 1
         if tally.streak >= opts.hand_streak:
-            events.append(_award(tally, w, 1, f"{opts.hand_streak} hands in a row"))
+            events.append(award_courts(tally, hand, w, 1, f"{opts.hand_streak} hands in a row"))
             tally.streak = 0
         if out.all_thirteen and opts.all_thirteen_resets_streak and not out.revoke_court:
             tally.streak = 0
@@ -119,15 +122,14 @@ def _bid(tally: Tally, hand: Hand, out: Outcome, opts: Options) -> list[Event]:
     return [PointsScored(out.winner, points, reason)]
 
 
-def next_dealer(tally: Tally, hand: Hand, out: Outcome, scored: list[Event], opts: Options,
-                net_before: int) -> DealPasses:
+def next_dealer(tally: Tally, hand: Hand, out: Outcome, opts: Options, net_before: int) -> DealPasses:
     d = hand.dealer
     if opts.caller_rotation is CallerRotation.ROUND_ROBIN and hand.caller is not None:
         caller = (hand.caller + 1) & 3
         return DealPasses((caller - 1) & 3, caller, "the caller moves on one seat")
     if opts.dealer_rule is DealerRule.BID_THRESHOLDS:
         return _threshold_dealer(d, tally.net, net_before, opts)
-    court = any(isinstance(e, CourtsScored) and e.team == out.winner for e in scored)
+    court = hand.courts_won[out.winner] > 0
     if team_of(d) == out.winner:
         nd, reason = (d + 1) & 3, "the dealer's team won: the deal passes on"
     elif court:

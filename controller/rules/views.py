@@ -64,7 +64,7 @@ def public_view(m: Match) -> dict[str, Any]:
         "trump_hidden": h.trump is not None and not h.trump_public,
         "trump_how": h.trump_how or None,
         "cards_dealt": h.deal_index if m.dealt_mode else None,
-        "turn": h.turn() if m.phase is Phase.PLAY and h.pending is None else None,
+        "turn": h.turn() if m.phase is Phase.PLAY else None,
         "trick": {"number": h.trick_no, "leader": h.leader, "cards": trick_cards},
         "tricks": list(h.captured),
         "pile": h.pile,

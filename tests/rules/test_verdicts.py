@@ -1,0 +1,130 @@
+"""Verdicts an independent check disputed (issue 10), each pinned by a scenario from the
+source texts. Every test here failed on the engine before its fix."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from tablehelp import (  # noqa: E402
+    banded_hands,
+    card,
+    complete_deal,
+    deal,
+    deal_first_batch,
+    of_type,
+    play,
+    run_hand,
+    strong_hands,
+)
+
+from controller.rules import Match, Phase, Suit, preset  # noqa: E402
+from controller.rules import inputs as I  # noqa: E402
+from controller.rules.events import (  # noqa: E402
+    CardTakenBack,
+    CourtsScored,
+    DealPasses,
+    HandWon,
+    RevokeFlagged,
+    TrickWon,
+)
+
+
+def rang_ready(trump: Suit = Suit.C) -> Match:
+    """Rang (000), dealer 0: seat 1 calls and leads; the banded deal (seat 0 A95, seat 1
+    K84, seat 2 Q73, seat 3 J62 of every suit, plus one ten each)."""
+    hands = banded_hands()
+    m = Match(preset("rang"), first_dealer=0)
+    deal_first_batch(m, hands)
+    m.apply(I.CallTrump(1, trump))
+    deal(m, hands)
+    return m
+
+
+def taken_back(events: list) -> list:
+    return [(e.seat, e.card) for e in of_type(events, CardTakenBack)]
+
+
+# ------------------------------------------------------------ 1. rang's correction window
+
+def test_rang_seat_right_after_a_second_seat_revoker_may_change_by_sighting() -> None:
+    """000: once the revoker has put a proper card down, every player after him may change
+    his card, including the very next one."""
+    m = rang_ready()
+    play(m, "KH 3C 6H AH")  # seat 2 trumps holding hearts
+    assert [f.seat for f in of_type(m.events, RevokeFlagged)] == [2]
+    assert taken_back(m.apply(I.Play(2, card("7H")))) == [(2, card("3C"))]
+    assert taken_back(m.apply(I.Play(3, card("2H")))) == [(3, card("6H"))]
+    (trick,) = of_type(m.apply(I.CloseTrick()), TrickWon)
+    assert dict(trick.cards) == {1: card("KH"), 2: card("7H"), 3: card("2H"), 0: card("AH")}
+    assert trick.winner == 0 and m.phase is Phase.PLAY
+
+
+def test_rang_correction_command_then_the_next_seat_changes_first() -> None:
+    """The correction announced with a command; the seat after the revoker re-places his
+    card before the revoker has put his proper one down: both are accepted."""
+    m = rang_ready()
+    play(m, "KH 3C 6H AH")
+    m.apply(I.TakeBack(2))
+    assert m.turn() == 2  # the revoker acts next
+    assert m.public_view()["turn"] == 2
+    assert taken_back(m.apply(I.Play(3, card("2H")))) == [(3, card("6H"))]
+    assert m.turn() == 2
+    m.apply(I.Play(2, card("7H")))
+    (trick,) = of_type(m.apply(I.CloseTrick()), TrickWon)
+    assert dict(trick.cards) == {1: card("KH"), 2: card("7H"), 3: card("2H"), 0: card("AH")}
+
+
+def test_rang_seat_right_after_a_third_seat_revoker_may_change() -> None:
+    """The revoker played third: the fourth player (right after him) may change too."""
+    m = rang_ready(trump=Suit.D)
+    play(m, "KH 7H 2C AH")  # seat 3 discards a club holding hearts
+    assert [f.seat for f in of_type(m.events, RevokeFlagged)] == [3]
+    m.apply(I.Play(3, card("6H")))
+    assert taken_back(m.apply(I.Play(0, card("5H")))) == [(0, card("AH"))]
+    (trick,) = of_type(m.apply(I.CloseTrick()), TrickWon)
+    assert trick.winner == 1  # KH beats 7H, 6H, 5H
+    assert not of_type(m.events, HandWon)
+
+
+def test_rang_player_before_the_revoker_may_not_change() -> None:
+    """Only those who played after the revoker may change: the leader may not."""
+    m = rang_ready()
+    play(m, "KH 3C 6H AH")
+    m.apply(I.Play(2, card("7H")))
+    with pytest.raises(Exception, match="take back|already played"):
+        m.apply(I.TakeBack(1))
+
+
+# ------------------------------------------------------------ 2. a court scored during play moves the deal
+
+def test_trick_streak_court_in_play_passes_the_deal_to_the_partner() -> None:
+    """003: the caller's team (the dealer's opponents) wins a court for seven tricks in a
+    row during the hand, then wins the hand: the dealer's partner deals next, although
+    the court was scored in play and not when the hand ended."""
+    m = Match(preset("trick-streak"), first_dealer=3)  # seat 0 calls and leads
+    events = run_hand(m, strong_hands(0), [0] * 7, trump=Suit.C, play_on=False)
+    assert [(c.team, c.courts, c.reason) for c in of_type(events, CourtsScored)] == \
+        [(0, 1, "7 tricks in a row")]
+    (won,) = of_type(events, HandWon)
+    assert won.team == 0
+    (passes,) = of_type(events, DealPasses)
+    assert passes.dealer == 1 and m.hand.dealer == 1
+
+
+def test_trick_streak_court_for_the_losers_does_not_move_the_deal_to_the_partner() -> None:
+    """003 names the court of the team that won the hand: a run of seven finished early in
+    the hand by the dealer's team, who then lose the hand, leaves the same dealer."""
+    m = Match(preset("trick-streak"), first_dealer=3)
+    m.tally.trick_streak_team, m.tally.trick_streak = 1, 6  # team 1 carries six in a row
+    first: list[int | None] = [1, 0, 2, 0, 2, 0, 2, 1, 0, 1, 3, 1, 3]
+    events = run_hand(m, banded_hands(), first, trump=Suit.C)
+    assert [(c.team, c.courts) for c in of_type(events, CourtsScored)] == [(1, 1)]
+    (won,) = of_type(events, HandWon)
+    assert won.team == 0
+    (passes,) = of_type(events, DealPasses)
+    assert passes.dealer == 3  # the same dealer
