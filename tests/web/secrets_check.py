@@ -83,7 +83,10 @@ def _trump_names(value: Any) -> list[str]:
 
 
 def leaks(payload: Any, secret: Secrets) -> list[str]:
-    """Every secret card, and the hidden trump suit, found anywhere in a JSON payload."""
+    """Every secret card, and the hidden trump suit, found anywhere in a JSON payload
+    (text, or the bytes of a broker message)."""
+    if isinstance(payload, bytes | bytearray):
+        payload = bytes(payload).decode("utf-8", errors="replace")
     if isinstance(payload, str):
         try:
             payload = json.loads(payload)
