@@ -16,6 +16,7 @@ MUST_ASK = "must-ask"
 LEAD_TRUMP_AFTER_REVEAL = "lead-trump-after-reveal"
 ACE_WITHDRAW = "ace-withdraw"
 FACE_DOWN_NOT_VOID = "face-down-not-void"
+FACE_DOWN_TRUMP = "face-down-trump"
 
 
 def seat_name(seat: int) -> str:

@@ -48,6 +48,14 @@ class Collection(StrEnum):
     DOUBLE_SIR = "double-sir"  # tricks pile in the centre until one player wins two running
 
 
+class PileWait(StrEnum):
+    """Double sir with a trump not yet known: from which trick a pile may be taken."""
+
+    NO = "no"  # piles are taken as usual
+    REVEAL_TRICK = "reveal-trick"  # from the trick in which trump becomes known (hidden rung)
+    NEXT_TRICK = "next-trick"  # only from the trick after that one (be-ranga)
+
+
 class HandEnd(StrEnum):
     ALL = "all"  # play all 13 (a 7-0 start may stop early, see sweep-stop)
     SEVEN = "seven"  # stop as soon as a team holds 7 tricks
@@ -108,7 +116,8 @@ class Options:
     pickup_not_first_two: bool = _opt(False, "double sir: winning tricks 1 and 2 does not take the pile")
     pickup_not_eleven_twelve: bool = _opt(False, "double sir: winning tricks 11 and 12 does not take the pile")
     pickup_not_two_aces: bool = _opt(False, "double sir: two running wins with aces do not take the pile")
-    pickup_after_trump_known: bool = _opt(False, "double sir: no pile is taken before the trick after trump is known")
+    pile_waits_for_trump: PileWait = _opt(PileWait.NO, "double sir: no pile is taken while trump is unknown; "
+                                          "the first may be the trick that makes it known, or the one after")
     pile_minimum: int = _opt(2, "double sir: tricks the pile must hold to be taken (bigger piles)")
     ace_rules: bool = _opt(False, "band rung: a non-cut ace win followed by an ace lead must be withdrawn")
     hand_end: HandEnd = _opt(HandEnd.SEVEN, "when a hand stops")
@@ -125,6 +134,8 @@ class Options:
     ask_rule: AskRule = _opt(AskRule.MAY, "hidden trump: who asks for the reveal")
     must_trump_after_ask: bool = _opt(True, "hidden trump: a player who asked must trump if able")
     caller_face_down: bool = _opt(True, "hidden trump: the caller, unable to follow, may discard face down")
+    face_down_trump: bool = _opt(False, "hidden trump: the caller's face-down discard may be a trump "
+                                 "(else he must reveal the trump to play one)")
     reveal_on_lead: bool = _opt(True, "hidden trump: the caller may reveal when leading, then leads trump")
     show_caller_discards: bool = _opt(False, "hidden trump: the caller's face-down discards are shown at once")
     reveal_at_hand_end: bool = _opt(True, "a hidden trump and face-down discards are shown when the hand ends")
@@ -306,7 +317,7 @@ PRESETS: dict[str, Preset] = {
             "Hidden rung (source 002): Double Sir with the trump laid face down, revealed on "
             "request; a card counts as trump only from the moment trump is revealed",
             trump_calls=frozenset({TrumpCall.HIDDEN}),
-            pickup_after_trump_known=True,
+            pile_waits_for_trump=PileWait.REVEAL_TRICK,
             **_DOUBLE_SIR,
         ),
         _preset(
@@ -316,7 +327,7 @@ PRESETS: dict[str, Preset] = {
             caller=CallerRule.NONE,
             trump_calls=frozenset({TrumpCall.FIRST_VOID}),
             first_lead=FirstLead.DEALER_NEXT,
-            pickup_after_trump_known=True,
+            pile_waits_for_trump=PileWait.NEXT_TRICK,
             **_DOUBLE_SIR,
         ),
         _preset(
@@ -363,6 +374,7 @@ PRESETS: dict[str, Preset] = {
             court_first_seven=0,
             court_all_thirteen=0,
             ask_rule=AskRule.OPPONENTS_MUST,
+            face_down_trump=True,
             reveal_on_lead=False,
             redeal_seven_trumps=True,
             unrevealed_trump_callers_win=True,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from .cards import ACE
 from .events import Event, PilePickedUp
 from .hand import Hand, team_of
-from .options import Collection, Options
+from .options import Collection, Options, PileWait
 
 
 def collect(hand: Hand, opts: Options, winner: int, win_card: int, cut: bool) -> list[Event]:
@@ -40,9 +40,20 @@ def collect(hand: Hand, opts: Options, winner: int, win_card: int, cut: bool) ->
         if opts.ace_rules and not previous[1]:
             # 004 6.3: an ace win that was not a trump cut, then another ace, takes nothing.
             return []
-    if opts.pickup_after_trump_known and (hand.trump_known_trick is None or hand.trump_known_trick >= t):
+    if _waiting_for_trump(hand, opts.pile_waits_for_trump, t):
         return []
     return [_take(hand, winner, "two tricks running")]
+
+
+def _waiting_for_trump(hand: Hand, wait: PileWait, trick: int) -> bool:
+    """Hidden rung (002): no pile is claimed before the trump is revealed, and the trick
+    it is revealed in already counts as after; be-ranga (002) waits one trick more."""
+    if wait is PileWait.NO:
+        return False
+    known = hand.trump_known_trick
+    if known is None:
+        return True
+    return known >= trick if wait is PileWait.NEXT_TRICK else known > trick
 
 
 def _take(hand: Hand, seat: int, reason: str) -> PilePickedUp:

@@ -28,6 +28,7 @@ from .hand import Hand, Pending, Phase, TrickCard, team_of
 from .names import (
     ACE_WITHDRAW,
     FACE_DOWN_NOT_VOID,
+    FACE_DOWN_TRUMP,
     FOLLOW_SUIT,
     LEAD_TRUMP_AFTER_REVEAL,
     MUST_ASK,
@@ -155,6 +156,10 @@ class Playing:
                 if proof is not None:
                     violations.append((FACE_DOWN_NOT_VOID if face_down else FOLLOW_SUIT, proof,
                                        f"did not follow {Suit(led).title} holding {CARDS[proof]}"))
+            if face_down and suit == h.trump and not o.face_down_trump and not violations:
+                # 002: unable to follow, the caller may discard another suit face down; to
+                # play a trump he must first reveal it.
+                violations.append((FACE_DOWN_TRUMP, None, "played a trump face down without revealing the trump"))
             if hidden and not face_down and o.ask_rule is AskRule.OPPONENTS_MUST and h.caller is not None \
                     and team_of(seat) != team_of(h.caller) and h.asked != seat \
                     and not (violations and violations[0][0] == FOLLOW_SUIT):
@@ -243,6 +248,10 @@ class Playing:
         h.holdings[seat].add(tc.card)
         if tc.face_down:
             h.face_down = [fd for fd in h.face_down if fd[1] != tc.card]
+        # Played mode: a card taken back claims nothing any more (no void from it).
+        voids = h.voids[seat]
+        for suit in [s for s, claim in voids.items() if claim[1] == tc.card]:
+            del voids[suit]
         if h.pending is not None and h.pending.seat == seat:
             h.pending = None
             h.correction_from = h.place(seat)

@@ -11,6 +11,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from tablehelp import (  # noqa: E402
+    band_rung_auction,
     banded_hands,
     card,
     complete_deal,
@@ -29,6 +30,8 @@ from controller.rules.events import (  # noqa: E402
     CourtsScored,
     DealPasses,
     HandWon,
+    PilePickedUp,
+    PlayAccepted,
     RevokeFlagged,
     TrickWon,
 )
@@ -128,3 +131,88 @@ def test_trick_streak_court_for_the_losers_does_not_move_the_deal_to_the_partner
     assert won.team == 0
     (passes,) = of_type(events, DealPasses)
     assert passes.dealer == 3  # the same dealer
+
+
+# ------------------------------------------------------------ 3. the caller's face-down card
+
+def hidden_caller_void_in_spades(name: str, knowledge: str = "dealt") -> Match:
+    """Dealer 0; seat 1 calls (hiding 8D) and leads; seat 1 holds no spade but 9D and 9H;
+    after a club trick won by seat 2, seat 2 leads spades."""
+    hands = complete_deal(["4C 3S", "2C 5H 8D 9D 9H", "KC AS", "3C 2S KS"], {1: "S"})
+    m = Match(preset(name), first_dealer=0, knowledge=knowledge)
+    if knowledge == "dealt":
+        deal_first_batch(m, hands)
+    if name == "band-rung":
+        band_rung_auction(m, 1, 9)
+    m.apply(I.HideTrump(1, card("8D")))
+    if knowledge == "dealt":
+        deal(m, hands)
+    play(m, "2C KC 3C 4C")
+    play(m, "AS 2S 3S")
+    return m
+
+
+@pytest.mark.parametrize("knowledge", ["dealt", "played"])
+def test_hidden_rung_caller_may_not_play_a_trump_face_down(knowledge: str) -> None:
+    """002: the caller who cannot follow either reveals the trump and plays one, or lays a
+    card of another suit face down. A trump laid face down is an illegal play."""
+    m = hidden_caller_void_in_spades("hidden-rung", knowledge)
+    events = m.apply(I.Play(1, card("9D")))
+    (flag,) = of_type(events, RevokeFlagged)
+    assert (flag.seat, flag.rule, flag.card) == (1, "face-down-trump", None)
+    assert m.public_view()["trump_hidden"] is True
+    assert "9D" not in str(m.public_view()) and "8D" not in str(m.public_view())
+
+
+def test_hidden_rung_caller_face_down_other_suit_is_legal() -> None:
+    """002: a card of another suit face down is the caller's right."""
+    m = hidden_caller_void_in_spades("hidden-rung")
+    events = m.apply(I.Play(1, card("9H")))
+    assert not of_type(events, RevokeFlagged)
+    assert [e.face_down for e in of_type(events, PlayAccepted)] == [True]
+
+
+def test_band_rung_caller_may_play_any_card_face_down() -> None:
+    """004 7.1: in band rung the caller, unable to follow, plays any card face down,
+    a trump included."""
+    m = hidden_caller_void_in_spades("band-rung")
+    events = m.apply(I.Play(1, card("9D")))
+    assert not of_type(events, RevokeFlagged)
+    assert [e.face_down for e in of_type(events, PlayAccepted)] == [True]
+
+
+def test_face_down_trump_is_an_option_of_its_own() -> None:
+    m = Match(preset("hidden-rung", face_down_trump=True))
+    assert m.options.face_down_trump is True
+    assert preset("hidden-rung").face_down_trump is False and preset("band-rung").face_down_trump is True
+
+
+# ------------------------------------------------------------ 4. the pile on the reveal trick
+
+def reveal_in_trick_two(**overrides: object) -> list:
+    """Hidden rung, dealer 3: seat 0 hides 2C and wins trick 1 (spades); in trick 2 seat 1,
+    out of hearts, asks and the trump is shown, then seat 0 wins trick 2 as well."""
+    hands = complete_deal(["2C AS AH", "JS 2D", "KS KH", "QS QH"], {1: "HC"})
+    m = Match(preset("hidden-rung", **overrides), first_dealer=3)
+    deal_first_batch(m, hands)
+    m.apply(I.HideTrump(0, card("2C")))
+    deal(m, hands)
+    events = play(m, "AS JS KS QS AH")
+    events += m.apply(I.AskTrump(1))
+    events += play(m, "2D KH QH")
+    assert [t.winner for t in of_type(events, TrickWon)] == [0, 0]
+    return events
+
+
+def test_hidden_rung_reveal_trick_may_take_the_pile() -> None:
+    """002 (online hidden rung): no trick is claimed until the trump is revealed. The trick
+    in which it is revealed comes after the reveal, so winning it as a second trick running
+    takes the pile."""
+    events = reveal_in_trick_two()
+    assert [(p.seat, p.tricks) for p in of_type(events, PilePickedUp)] == [(0, 2)]
+
+
+def test_hidden_rung_stricter_reading_waits_one_more_trick() -> None:
+    """The stricter reading (be-ranga's rule applied to hidden rung) is an option."""
+    events = reveal_in_trick_two(pile_waits_for_trump="next-trick")
+    assert not of_type(events, PilePickedUp)
