@@ -22,7 +22,6 @@ from .events import (
     Event,
     PartnershipsDrawn,
     Redeal,
-    RevokeFlagged,
     TrumpAsked,
     TrumpCalled,
     TrumpHidden,
@@ -32,7 +31,6 @@ from .events import (
 from .hand import Auction, Hand, Phase, team_of
 from .names import (
     FOLLOW_SUIT,
-    seat_name,
 )
 from .options import (
     AskRule,
@@ -43,6 +41,7 @@ from .options import (
     Options,
     TrumpCall,
 )
+from .proofs import flag_revoke
 from .scoring import Tally
 
 
@@ -55,6 +54,13 @@ class Calling:
     phase: Phase
     dealt_mode: bool
     tally: Tally
+    seat_names: tuple[str, ...]
+
+    def _named(self, seat: int | None) -> str:
+        """A seat as the table calls it (its name from ``new-match``)."""
+        if seat is None:
+            return "nobody"
+        return self.seat_names[seat] if 0 <= seat < 4 else f"seat {seat}"
 
     def _calling_open(self, seat: int) -> None:
         """Check a trump call (or auction step) can be made now by this seat."""
@@ -68,14 +74,14 @@ class Calling:
         if h.trump is not None or h.card_number_call is not None:
             raise WrongPhase("trump has already been called this hand")
         if seat != h.caller:
-            raise OutOfTurn(f"{seat_name(seat)} is not the trump caller (seat {h.caller} is)")
+            raise OutOfTurn(f"{self._named(seat)} is not the trump caller ({self._named(h.caller)} is)")
 
     # ------------------------------------------------------------------ draw, deal
     def _on_draw(self, move: I.DrawCard, out: list[Event]) -> None:
         if self.phase is not Phase.DRAW:
             raise WrongPhase("the draw for the deal is over")
         if move.seat in self.draws:
-            raise OutOfTurn(f"{seat_name(move.seat)} has already drawn")
+            raise OutOfTurn(f"{self._named(move.seat)} has already drawn")
         if move.card in self.draws.values():
             raise CardSeenTwice(f"{CARDS[move.card]} was already drawn")
         self.draws[move.seat] = move.card
@@ -108,7 +114,7 @@ class Calling:
         seat = h.deal_order[h.deal_index]
         if c in h.dealt_set:
             owner = next(s for s in range(4) if c in h.dealt[s])
-            raise CardSeenTwice(f"{CARDS[c]} was already dealt to {seat_name(owner)} this hand")
+            raise CardSeenTwice(f"{CARDS[c]} was already dealt to {self._named(owner)} this hand")
         h.started = True
         h.dealt_set.add(c)
         h.holdings[seat].add(c)
@@ -135,7 +141,7 @@ class Calling:
         if self.phase not in (Phase.DEAL, Phase.CALL) or (self.dealt_mode and h.deal_index < 4 * h.first_batch):
             raise WrongPhase(f"bidding starts after the first {h.first_batch} cards each")
         if seat != a.turn:
-            raise OutOfTurn(f"it is seat {a.turn}'s turn to bid")
+            raise OutOfTurn(f"it is {self._named(a.turn)}'s turn to bid, not {self._named(seat)}'s")
         return a
 
     def _on_bid(self, move: I.Bid | I.OpenChallenge, out: list[Event]) -> None:
@@ -235,7 +241,7 @@ class Calling:
         h = self.hand
         c = int(move.card)
         if self.dealt_mode and c not in h.dealt[move.seat][: h.first_batch]:
-            raise NotInHand(f"{CARDS[c]} is not among {seat_name(move.seat)}'s first {h.first_batch} cards")
+            raise NotInHand(f"{CARDS[c]} is not among {self._named(move.seat)}'s first {h.first_batch} cards")
         self._check_unseen_elsewhere(c, move.seat)
         h.started = True
         h.holdings[move.seat].add(c)
@@ -290,7 +296,7 @@ class Calling:
             raise InvalidChoice("a hidden trump needs the card or at least its suit")
         if c is not None:
             if self.dealt_mode and c not in h.dealt[move.seat][: h.first_batch]:
-                raise NotInHand(f"the face-down trump must be one of {seat_name(move.seat)}'s first {h.first_batch} cards")
+                raise NotInHand(f"the face-down trump must be one of {self._named(move.seat)}'s first {h.first_batch} cards")
             self._check_unseen_elsewhere(c, move.seat)
             h.holdings[move.seat].add(c)
         h.started = True
@@ -310,7 +316,7 @@ class Calling:
             raise CardSeenTwice(f"{CARDS[c]} has already been played this hand")
         for s in range(4):
             if s != seat and c in h.holdings[s]:
-                raise NotInHand(f"{CARDS[c]} belongs to {seat_name(s)}, not {seat_name(seat or 0)}")
+                raise NotInHand(f"{CARDS[c]} belongs to {self._named(s)}, not {self._named(seat)}")
 
     def _check_seven_trumps(self, out: list[Event]) -> bool:
         h = self.hand
@@ -360,18 +366,18 @@ class Calling:
         if self.options.ask_rule is AskRule.OPPONENTS_MUST and team_of(move.seat) == team_of(h.caller):  # type: ignore[arg-type]
             raise InvalidChoice("the caller's partner plays freely and does not ask for the trump")
         if h.turn() != move.seat:
-            raise OutOfTurn(f"{seat_name(move.seat)} may only ask for the trump on his turn")
+            raise OutOfTurn(f"{self._named(move.seat)} may only ask for the trump on his turn")
         led = h.led_suit()
         if led is None:
             raise InvalidChoice("only a player who cannot follow the led suit may ask for the trump")
         h.asked = move.seat
         h.must_trump = move.seat if self.options.must_trump_after_ask else None
         out.append(TrumpAsked(move.seat))
-        self._reveal(f"asked by seat {move.seat}", out)
+        self._reveal(f"asked by {self._named(move.seat)}", out)
         if self.dealt_mode and led >= 0 and any(c // 13 == led for c in h.holdings[move.seat]):
             proof = min(c for c in h.holdings[move.seat] if c // 13 == led)
-            out.append(RevokeFlagged(move.seat, None, h.trick_no, FOLLOW_SUIT, CARDS[proof],
-                                     f"asked for the trump while holding {CARDS[proof]}"))
+            flag_revoke(h, out, move.seat, None, h.trick_no, FOLLOW_SUIT, led, proof,
+                        f"asked for the trump while able to follow {Suit(led).title}")
 
     def _on_reveal(self, move: I.RevealTrump, out: list[Event]) -> None:
         h = self.hand

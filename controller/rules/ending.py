@@ -3,6 +3,8 @@ what it scores, who deals next, and how the match ends."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import inputs as I
 from .cards import CARDS, Suit
 from .errors import (
@@ -28,6 +30,7 @@ from .options import (
     Options,
     Scoring,
 )
+from .proofs import show_proofs_at_hand_end
 from .scoring import Outcome, Tally, next_dealer, score_hand
 
 
@@ -40,6 +43,8 @@ class Ending:
     phase: Phase
     dealt_mode: bool
     tally: Tally
+    seat_names: tuple[str, ...]
+    _named: Callable[[int | None], str]  # from Calling: a seat as the table calls it
 
     # ------------------------------------------------------------------ hand end
     def _check_hand_end(self, finished: int, out: list[Event]) -> None:
@@ -135,7 +140,7 @@ class Ending:
         bid_made = None
         if o.scoring is Scoring.BID and h.caller is not None:
             bid_made = w == team_of(h.caller)
-        self._end_hand(Outcome(w, (c0, c1), f"revoke by seat {seat}", forfeit_by=seat,
+        self._end_hand(Outcome(w, (c0, c1), f"revoke by {self._named(seat)}", forfeit_by=seat,
                                revoke_court=court and o.scoring is Scoring.COURTS, bid_made=bid_made), out)
 
     def _end_hand(self, outcome: Outcome, out: list[Event]) -> None:
@@ -147,6 +152,7 @@ class Ending:
             for seat, c, trick in h.face_down:
                 if not o.show_caller_discards:
                     out.append(FaceDownShown(seat, CARDS[c], trick))
+        show_proofs_at_hand_end(h, o, out)
         if not self.dealt_mode:
             for seat in range(4):
                 for suit in sorted(h.voids[seat]):

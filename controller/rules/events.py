@@ -160,14 +160,46 @@ class FaceDownShown(Event):
 
 @dataclass(frozen=True, slots=True)
 class RevokeFlagged(Event):
-    """An illegal play, with the card that proves it when the engine has one."""
+    """An illegal play, as the whole table may know it: who, the card played, and ``suit``,
+    the suit he held and did not play (None when the rule is not about a suit).
+
+    ``proof`` is the card that proves it only when everyone has already seen that card
+    face up (played mode: the card just played). A proving card still in the offender's
+    hand would tell the table what he holds -- and, under a hidden trump, could be the
+    face-down trump itself -- so it goes to his seat in ``RevokeProof`` and becomes public
+    in ``ProofShown`` once it is played or the hand ends. ``detail`` never names it.
+    """
 
     seat: int
     card: Card | None
     trick: int
     rule: str
+    suit: Suit | None
     proof: Card | None
     detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class RevokeProof(Event):
+    """The hidden card that proves the flag of ``seat`` in ``trick``: for that seat (and the
+    admin) only, until ``ProofShown``."""
+
+    private: ClassVar[str | None] = "seat"
+    seat: int
+    card: Card
+    trick: int
+    rule: str
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class ProofShown(Event):
+    """A revoke's proving card is public now: it was played face up, or the hand ended."""
+
+    seat: int
+    card: Card
+    trick: int
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)

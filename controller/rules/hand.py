@@ -96,6 +96,8 @@ class Hand:
     #: once he has taken his card back; every seat from that place on may re-place its card.
     correction_from: int | None = None
     face_down: list[tuple[int, int, int]] = field(default_factory=list)  # (seat, card, trick)
+    #: revoke proofs still secret: (seat, card, trick of the flag); see ``proofs``
+    hidden_proofs: list[tuple[int, int, int]] = field(default_factory=list)
     play_on_team: int | None = None
     playing_on: bool = False
     streak_courts: list[int] = field(default_factory=lambda: [0, 0])  # trick-streak courts

@@ -8,6 +8,7 @@ Replaying the same inputs gives the same state and events (``Match.replay``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from . import inputs as I
@@ -24,7 +25,7 @@ from .events import (
     MatchStarted,
 )
 from .hand import Auction, Hand, Phase, team_of
-from .names import DEALT, PLAYED
+from .names import DEALT, PLAYED, seat_name
 from .options import (
     AskRule,
     CallerRule,
@@ -41,13 +42,19 @@ class Match(Calling, Playing, Ending):
     deal and the call), ``Playing`` (cards and tricks), ``Ending`` (hand and match end);
     this class holds the state, the input dispatch and the queries."""
 
-    def __init__(self, options: Options, *, first_dealer: int = 0, knowledge: str = DEALT) -> None:
+    def __init__(self, options: Options, *, first_dealer: int = 0, knowledge: str = DEALT,
+                 seat_names: Sequence[str] | None = None) -> None:
+        """``seat_names``: how messages name the four seats ("Bilal"); default "seat N".
+        They are data the table gives, so refusals and reasons read the way players talk."""
         if knowledge not in (DEALT, PLAYED):
             raise ValueError(f"knowledge must be {DEALT!r} or {PLAYED!r}, not {knowledge!r}")
         if first_dealer not in range(4):
             raise ValueError("first dealer must be a seat 0-3")
+        if seat_names is not None and len(seat_names) != 4:
+            raise ValueError("seat names: four, one per seat")
         self.options = options
         self.knowledge = knowledge
+        self.seat_names: tuple[str, ...] = tuple(seat_names) if seat_names else tuple(seat_name(s) for s in range(4))
         self.dealt_mode = knowledge == DEALT
         self.first_dealer = first_dealer
         self.inputs: list[Any] = []
@@ -69,8 +76,9 @@ class Match(Calling, Playing, Ending):
     # ------------------------------------------------------------------ plumbing
     @classmethod
     def replay(cls, options: Options, inputs: list[Any], *, first_dealer: int = 0,
-               knowledge: str = DEALT, skip_impossible: bool = False) -> Match:
-        m = cls(options, first_dealer=first_dealer, knowledge=knowledge)
+               knowledge: str = DEALT, skip_impossible: bool = False,
+               seat_names: Sequence[str] | None = None) -> Match:
+        m = cls(options, first_dealer=first_dealer, knowledge=knowledge, seat_names=seat_names)
         for move in inputs:
             try:
                 m.apply(move)
@@ -99,7 +107,7 @@ class Match(Calling, Playing, Ending):
 
     def _restore(self) -> None:
         fresh = Match.replay(self.options, self.inputs, first_dealer=self.first_dealer,
-                             knowledge=self.knowledge, skip_impossible=True)
+                             knowledge=self.knowledge, skip_impossible=True, seat_names=self.seat_names)
         self.__dict__.update(fresh.__dict__)
 
     # ------------------------------------------------------------------ hands
@@ -189,6 +197,10 @@ class Match(Calling, Playing, Ending):
     def seat_view(self, seat: int) -> dict[str, Any]:
         from .views import seat_view
         return seat_view(self, seat)
+
+    def admin_view(self) -> dict[str, Any]:
+        from .views import admin_view
+        return admin_view(self)
 
     def public_events(self) -> list[Event]:
         return [e for e in self.events if e.private is None]

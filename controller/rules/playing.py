@@ -3,6 +3,8 @@ refused), corrections, and who takes each trick."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import inputs as I
 from .cards import ACE, CARDS, Card, Suit
 from .errors import (
@@ -20,7 +22,6 @@ from .events import (
     FaceDownPlayed,
     FaceDownShown,
     PlayAccepted,
-    RevokeFlagged,
     TrickWon,
     VoidShown,
 )
@@ -33,7 +34,6 @@ from .names import (
     LEAD_TRUMP_AFTER_REVEAL,
     MUST_ASK,
     TRUMP_AFTER_ASK,
-    seat_name,
 )
 from .options import (
     AskRule,
@@ -43,6 +43,7 @@ from .options import (
     RevokePenalty,
 )
 from .piles import collect
+from .proofs import flag_revoke, show_played_proof
 from .scoring import Tally, award_courts
 from .trick import is_cut, trick_winner
 
@@ -56,6 +57,8 @@ class Playing:
     phase: Phase
     dealt_mode: bool
     tally: Tally
+    seat_names: tuple[str, ...]
+    _named: Callable[[int | None], str]  # from Calling: a seat as the table calls it
 
     # ------------------------------------------------------------------ play
     def _on_play(self, move: I.Play, out: list[Event]) -> None:
@@ -96,8 +99,8 @@ class Playing:
         turn = h.turn()
         if turn != seat and not h.may_fill_gap(seat):
             if any(tc.seat == seat for tc in h.trick):
-                raise OutOfTurn(f"{seat_name(seat)} has already played to this trick")
-            raise OutOfTurn(f"it is seat {turn}'s turn, not {seat_name(seat)}'s")
+                raise OutOfTurn(f"{self._named(seat)} has already played to this trick")
+            raise OutOfTurn(f"it is {self._named(turn)}'s turn, not {self._named(seat)}'s")
         self._check_card(seat, c)
         self._play(seat, c, out)
 
@@ -118,17 +121,17 @@ class Playing:
     def _check_card(self, seat: int, c: int) -> None:
         h = self.hand
         if h.played_count[seat] >= 13:
-            raise NoCardsLeft(f"{seat_name(seat)} has no cards left")
+            raise NoCardsLeft(f"{self._named(seat)} has no cards left")
         if c in h.played:
             raise CardSeenTwice(f"{CARDS[c]} has already been played this hand")
         if self.dealt_mode:
             if c not in h.holdings[seat]:
                 owner = next(s for s in range(4) if c in h.holdings[s])
-                raise NotInHand(f"{CARDS[c]} was dealt to {seat_name(owner)}, it cannot come from {seat_name(seat)}")
+                raise NotInHand(f"{CARDS[c]} was dealt to {self._named(owner)}, it cannot come from {self._named(seat)}")
         else:
             for s in range(4):
                 if s != seat and c in h.holdings[s]:
-                    raise NotInHand(f"{CARDS[c]} is {seat_name(s)}'s card, it cannot come from {seat_name(seat)}")
+                    raise NotInHand(f"{CARDS[c]} is {self._named(s)}'s card, it cannot come from {self._named(seat)}")
 
     def _play(self, seat: int, c: int, out: list[Event]) -> None:
         h = self.hand
@@ -155,7 +158,7 @@ class Playing:
                 proof = _lowest_of(holding, led, exclude=c)
                 if proof is not None:
                     violations.append((FACE_DOWN_NOT_VOID if face_down else FOLLOW_SUIT, proof,
-                                       f"did not follow {Suit(led).title} holding {CARDS[proof]}"))
+                                       f"did not follow {Suit(led).title}"))
             if face_down and suit == h.trump and not o.face_down_trump and not violations:
                 # 002: unable to follow, the caller may discard another suit face down; to
                 # play a trump he must first reveal it.
@@ -167,11 +170,11 @@ class Playing:
         if h.must_trump == seat and h.trump_public and suit != h.trump and self.dealt_mode:
             proof = _lowest_of(holding, h.trump, exclude=c)  # type: ignore[arg-type]
             if proof is not None and not (led is not None and led >= 0 and suit == led):
-                violations.append((TRUMP_AFTER_ASK, proof, f"did not trump after the reveal holding {CARDS[proof]}"))
+                violations.append((TRUMP_AFTER_ASK, proof, "did not trump after the reveal"))
         if lead and h.caller_revealed_on_lead and seat == h.caller and suit != h.trump and self.dealt_mode:
             proof = _lowest_of(holding, h.trump, exclude=c)  # type: ignore[arg-type]
             if proof is not None:
-                violations.append((LEAD_TRUMP_AFTER_REVEAL, proof, f"showed the trump on the lead but led no trump, holding {CARDS[proof]}"))
+                violations.append((LEAD_TRUMP_AFTER_REVEAL, proof, "showed the trump on the lead but led no trump"))
         if lead and o.ace_rules and c % 13 == ACE and h.trick_winners and h.trick_winners[-1] == seat:
             prev_card, prev_cut = h.winning_cards[-1]
             if prev_card % 13 == ACE and not prev_cut and self._holds_non_ace(seat, c):
@@ -194,6 +197,7 @@ class Playing:
         if face_down:
             h.face_down.append((seat, c, h.trick_no))
             out.append((FaceDownShown if o.show_caller_discards else FaceDownPlayed)(seat, CARDS[c], h.trick_no))
+        show_played_proof(h, seat, c, face_down, out)
         # --- played mode: what this card proves about earlier tricks, and what it claims
         if not self.dealt_mode:
             if self._prove_earlier(seat, c, out):
@@ -207,8 +211,8 @@ class Playing:
                 out.append(VoidShown(seat, Suit(h.trump), h.trick_no))  # type: ignore[arg-type]
         if violations:
             rule, proof, detail = violations[0]
-            out.append(RevokeFlagged(seat, None if face_down else CARDS[c], h.trick_no, rule,
-                                     CARDS[proof] if proof is not None else None, detail))
+            not_followed = proof // 13 if proof is not None else led if led is not None and led >= 0 and suit != led else None
+            flag_revoke(h, out, seat, None if face_down else c, h.trick_no, rule, not_followed, proof, detail)
             if o.revoke_penalty is RevokePenalty.COURT and rule != ACE_WITHDRAW:
                 self._forfeit(seat, True, out)
                 return
@@ -232,8 +236,9 @@ class Playing:
         trick, card_then, rule = claim
         del h.voids[seat][c // 13]
         face_down = any(fd[1] == card_then for fd in h.face_down)
-        out.append(RevokeFlagged(seat, None if face_down else CARDS[card_then], trick, rule, CARDS[c],
-                                 f"played {CARDS[c]}, so held {Suit(c // 13).title} when it did not play one in trick {trick}"))
+        shown = not any(fd[1] == c for fd in h.face_down) or self.options.show_caller_discards
+        flag_revoke(h, out, seat, None if face_down else card_then, trick, rule, c // 13, c,
+                    f"held {Suit(c // 13).title} when it did not play one in trick {trick}", proof_seen=shown)
         if self.options.revoke_penalty in (RevokePenalty.RANG, RevokePenalty.COURT):
             self._forfeit(seat, True, out)
             return True
@@ -262,9 +267,9 @@ class Playing:
         if self.phase is not Phase.PLAY:
             raise WrongPhase("there is no trick in play")
         if all(tc.seat != move.seat for tc in h.trick):
-            raise InvalidChoice(f"{seat_name(move.seat)} has no card in this trick")
+            raise InvalidChoice(f"{self._named(move.seat)} has no card in this trick")
         if not self._may_replace(move.seat):
-            raise InvalidChoice(f"{seat_name(move.seat)} may not take back a card now (only a flagged play, "
+            raise InvalidChoice(f"{self._named(move.seat)} may not take back a card now (only a flagged play, "
                                 "and after it the cards played later in the trick)")
         self._take_back(move.seat, out)
 

@@ -67,7 +67,7 @@ def _courts(tally: Tally, hand: Hand, out: Outcome, opts: Options) -> list[Event
     events: list[Event] = []
     w = out.winner
     if out.revoke_court:
-        events.append(award_courts(tally, hand, w, 1, f"revoke by seat {out.forfeit_by}"))
+        events.append(award_courts(tally, hand, w, 1, out.reason))  # "revoke by <seat's name>"
     elif out.all_thirteen and (opts.court_all_thirteen or opts.goon_court):
         goon = opts.goon_court and team_of(hand.dealer) == w
         total = opts.goon_court if goon else opts.court_all_thirteen

@@ -1,8 +1,10 @@
 """What each person at the table may see, as JSON-ready data.
 
 The public view is built only from public facts: played face-up cards, a trump once it
-is public, scores. A seat view adds that seat's own hand and, for the caller, the
-face-down trump. Nothing here reads a hidden card into the public view.
+is public, scores. A seat view adds that seat's own hand, the proofs of its own revoke
+flags and, for the caller, the face-down trump. The admin view is the public view with
+every revoke proof. Nothing here reads a hidden card into the public view: a flag's
+proving card appears only once ``ProofShown`` made it public (see ``proofs``).
 """
 
 from __future__ import annotations
@@ -10,25 +12,42 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .cards import Card, Suit
-from .events import HandStarted, RevokeFlagged
+from .events import HandStarted, ProofShown, RevokeFlagged, RevokeProof
 from .hand import Phase
 
 if TYPE_CHECKING:
     from .match import Match
 
 
-def _flags_this_hand(m: Match) -> list[dict[str, Any]]:
+def _flags_this_hand(m: Match, seat: int | None, admin: bool) -> list[dict[str, Any]]:
+    """This hand's flags, each with the proof this audience may know: a proof made public,
+    and the secret proofs of ``seat``'s own flags (all of them for the admin)."""
     flags: list[dict[str, Any]] = []
+    proofs: dict[tuple[int, int], str] = {}
     for e in reversed(m.events):
         if isinstance(e, HandStarted):
             break
         if isinstance(e, RevokeFlagged):
             flags.append(e.to_dict())
+        elif isinstance(e, ProofShown) or (isinstance(e, RevokeProof) and (admin or e.seat == seat)):
+            proofs.setdefault((e.seat, e.trick), e.card.text)
     flags.reverse()
+    for f in flags:
+        if f["proof"] is None:
+            f["proof"] = proofs.get((f["seat"], f["trick"]))
     return flags
 
 
 def public_view(m: Match) -> dict[str, Any]:
+    return _view(m, None, False)
+
+
+def admin_view(m: Match) -> dict[str, Any]:
+    """What the referee's admin sees: the public view with every revoke proof."""
+    return _view(m, None, True)
+
+
+def _view(m: Match, seat: int | None, admin: bool) -> dict[str, Any]:
     h = m.hand
     o = m.options
     trick_cards = [
@@ -36,12 +55,14 @@ def public_view(m: Match) -> dict[str, Any]:
          "face_down": tc.face_down}
         for tc in sorted(h.trick, key=lambda tc: (tc.seat - h.leader) & 3)
     ]
+    revokes = _flags_this_hand(m, seat, admin)
     pending = None
     if h.pending is not None:
         pc = None if any(tc.face_down and tc.card == h.pending.card for tc in h.trick) else Card(h.pending.card).text
         p = h.pending
-        pending = {"seat": p.seat, "card": pc, "rule": p.rule,
-                   "proof": Card(p.proof).text if p.proof is not None else None, "detail": p.detail}
+        flag = next((f for f in reversed(revokes) if f["seat"] == p.seat), {})
+        pending = {"seat": p.seat, "card": pc, "rule": p.rule, "suit": flag.get("suit"),
+                   "proof": flag.get("proof"), "detail": p.detail}
     auction = None
     if h.auction is not None:
         a = h.auction
@@ -74,7 +95,7 @@ def public_view(m: Match) -> dict[str, Any]:
         "streak": {"team": m.tally.streak_team, "count": m.tally.streak, "target": o.hand_streak},
         "trick_streak": {"team": m.tally.trick_streak_team, "count": m.tally.trick_streak, "target": o.trick_streak},
         "pending_revoke": pending,
-        "revokes": _flags_this_hand(m),
+        "revokes": revokes,
         "play_on_team": h.play_on_team if m.phase is Phase.PLAY_ON else None,
         "playing_on": h.playing_on,
         "history": list(m.history),
@@ -86,7 +107,7 @@ def public_view(m: Match) -> dict[str, Any]:
 
 def seat_view(m: Match, seat: int) -> dict[str, Any]:
     h = m.hand
-    view = public_view(m)
+    view = _view(m, seat, False)
     view["seat"] = seat
     view["my_hand"] = [Card(c).text for c in sorted(h.holdings[seat], key=lambda c: (c // 13, -(c % 13)))]
     if seat == h.caller and h.trump is not None:

@@ -30,7 +30,7 @@ from controller.rules.events import (
     PilePickedUp,
     PlayAccepted,
     PointsScored,
-    RevokeFlagged,
+    ProofShown,
     TrickWon,
 )
 from controller.rules.options import MatchEnd, Scoring
@@ -120,8 +120,8 @@ def run_match(name: str, mode: str, seed: int, revoke_rate: float, poke: bool) -
 
 def _shown_by_rule(e: object) -> str | None:
     """A card the rules put face up while it is still (or again) in a hand."""
-    if isinstance(e, RevokeFlagged) and e.proof is not None:
-        return e.proof.text  # the card that proves a revoke is named on purpose
+    if isinstance(e, ProofShown):
+        return e.card.text  # a revoke's proof, once played or at the hand's end (never sooner)
     if isinstance(e, CardTakenBack) and e.card is not None:
         return e.card.text  # it lay face up on the table before it went back
     if isinstance(e, FaceDownShown):

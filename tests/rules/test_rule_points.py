@@ -61,6 +61,7 @@ from controller.rules.events import (  # noqa: E402
     PointsScored,
     Redeal,
     RevokeFlagged,
+    RevokeProof,
     StreakUpdated,
     SuspicionCleared,
     TimeUpNoted,
@@ -619,7 +620,9 @@ def test_dealt_revoke_is_flagged_at_once_with_proof() -> None:
     play(m, "AS")
     events = m.apply(I.Play(1, card("KH")))
     (flag,) = of_type(events, RevokeFlagged)
-    assert (flag.seat, flag.card, flag.rule, flag.proof) == (1, card("KH"), "follow-suit", card("4S"))
+    assert (flag.seat, flag.card, flag.rule, flag.suit) == (1, card("KH"), "follow-suit", Suit.S)
+    (proof,) = of_type(events, RevokeProof)  # the card still in hand: for seat 1 only
+    assert (proof.seat, proof.card, RevokeProof.private) == (1, card("4S"), "seat")
     assert m.public_view()["pending_revoke"]["seat"] == 1
 
 

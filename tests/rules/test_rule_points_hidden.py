@@ -45,6 +45,7 @@ from controller.rules.events import (  # noqa: E402
     PointsScored,
     Redeal,
     RevokeFlagged,
+    RevokeProof,
     TrickWon,
     TrumpAsked,
     TrumpCalled,
@@ -111,7 +112,8 @@ def test_ask_reveals_and_the_asker_must_trump() -> None:
     assert sorted(m.legal_plays(3)) == sorted(held)
     events = m.apply(I.Play(3, card("AH")))
     (flag,) = of_type(events, RevokeFlagged)
-    assert (flag.rule, flag.proof) == ("trump-after-ask", min(held))
+    (proof,) = of_type(events, RevokeProof)  # the proving card is for the offender's seat only
+    assert (flag.rule, flag.proof, proof.card) == ("trump-after-ask", None, min(held))
 
 
 def test_caller_discards_face_down_and_it_is_shown_only_at_hand_end() -> None:
@@ -149,7 +151,7 @@ def test_reveal_on_lead_obliges_a_trump_lead() -> None:
     events = m.apply(I.Play(1, card("2C")))
     (flag,) = of_type(events, RevokeFlagged)
     assert flag.rule == "lead-trump-after-reveal"
-    assert flag.proof == min(c for c in hands[1] if c.suit == Suit.D)
+    assert [p.card for p in of_type(events, RevokeProof)] == [min(c for c in hands[1] if c.suit == Suit.D)]
 
 
 def test_timing_rule_trump_suit_card_before_reveal_is_no_trump() -> None:
