@@ -168,13 +168,15 @@ class Calling:
         h = self.hand
         a = self._auction_turn(move.seat)
         h.started = True
-        if a.high_seat is None and move.seat == h.dealer and len(a.passed) == 3:
-            if self.options.dealer_forced_bid:
-                a.high, a.high_seat = self.options.bid_min, h.dealer
-                self._auction_won(out, forced=True)
-                return
         a.passed.add(move.seat)
         out.append(BidPassed(move.seat))
+        if a.high_seat is None and self.options.dealer_forced_bid and len(a.passed) == 3 \
+                and h.dealer not in a.passed:
+            # 004 5.5: nobody else wants the call, so the dealer has it at the lowest bid;
+            # there is nothing left for him to say.
+            a.high, a.high_seat = self.options.bid_min, h.dealer
+            self._auction_won(out, forced=True)
+            return
         if len(a.passed) == 4:  # only when the dealer is not forced: redeal
             out.append(Redeal(h.number, "everyone passed"))
             out += self._start_hand(self._new_hand(h.number, h.dealer, None))

@@ -233,13 +233,17 @@ def test_overcall_takes_the_call_and_passes_are_skipped() -> None:
 
 
 def test_dealer_forced_to_call_at_nine() -> None:
-    """004 5.5: when nobody wants the call, the dealer becomes caller at the lowest bid."""
+    """004 5.5: when nobody wants the call, the dealer becomes caller at the lowest bid --
+    as soon as the other three have passed (he has nothing left to say)."""
     m = _auction_match()
     events = []
-    for move in (I.Pass(1), I.Pass(2), I.Pass(3), I.Pass(0)):
+    for move in (I.Pass(1), I.Pass(2), I.Pass(3)):
         events += m.apply(move)
     (won,) = of_type(events, AuctionWon)
     assert (won.seat, won.tricks, won.forced) == (0, 9, True)
+    assert m.hand.caller == 0
+    with pytest.raises(WrongPhase):
+        m.apply(I.Pass(0))
 
 
 def test_open_challenge_over_thirteen() -> None:

@@ -26,14 +26,17 @@ from tablehelp import (  # noqa: E402
 from controller.rules import Match, Phase, Suit, preset  # noqa: E402
 from controller.rules import inputs as I  # noqa: E402
 from controller.rules.events import (  # noqa: E402
+    AuctionWon,
     CardTakenBack,
     CourtsScored,
     DealPasses,
     HandWon,
     PilePickedUp,
     PlayAccepted,
+    Redeal,
     RevokeFlagged,
     TrickWon,
+    TrumpHidden,
 )
 
 
@@ -216,3 +219,32 @@ def test_hidden_rung_stricter_reading_waits_one_more_trick() -> None:
     """The stricter reading (be-ranga's rule applied to hidden rung) is an option."""
     events = reveal_in_trick_two(pile_waits_for_trump="next-trick")
     assert not of_type(events, PilePickedUp)
+
+
+# ------------------------------------------------------------ 5. band rung: three passes
+
+def test_band_rung_three_passes_make_the_dealer_caller_at_once() -> None:
+    """004 5.5: if the three others pass, the dealer is the caller at the lowest bid; the
+    referee does not wait for him to say so, and he may lay his trump down next."""
+    hands = complete_deal(["", "", "", "2H 3H 4H 5H 6H"])
+    m = Match(preset("band-rung"), first_dealer=3)
+    deal_first_batch(m, hands)
+    events = []
+    for seat in (0, 1, 2):
+        events += m.apply(I.Pass(seat))
+    (won,) = of_type(events, AuctionWon)
+    assert (won.seat, won.tricks, won.forced) == (3, 9, True)
+    assert m.hand.caller == 3 and m.public_view()["auction"]["done"] is True
+    events = m.apply(I.HideTrump(3, card("4H")))
+    assert of_type(events, TrumpHidden)
+
+
+def test_band_rung_without_a_forced_dealer_four_passes_redeal() -> None:
+    """With the forced-dealer rule off, the dealer may pass too and the hand is redealt."""
+    hands = complete_deal(["", "", "", "2H 3H 4H 5H 6H"])
+    m = Match(preset("band-rung", dealer_forced_bid=False), first_dealer=3)
+    deal_first_batch(m, hands)
+    events = []
+    for seat in (0, 1, 2, 3):
+        events += m.apply(I.Pass(seat))
+    assert of_type(events, Redeal) and not of_type(events, AuctionWon)
