@@ -346,6 +346,10 @@ def write_entries(entries: Iterable[Entry], file: TextIO) -> int:
     return count
 
 
+#: The source of a log line written by hand without one.
+HAND_WRITTEN = "hand-written"
+
+
 class LogFormatError(ValueError):
     """A table log line that does not follow the framing; the message names the line."""
 
@@ -353,14 +357,16 @@ class LogFormatError(ValueError):
 def import_log(file: TextIO | Iterable[str]) -> TableLog:
     """Read a table log written by :func:`export_log` (or by hand).
 
-    Blank lines are skipped. ``seq`` may be left out of hand-written entry lines and is
-    then numbered on from the previous entry; when present it must increase. Anything
+    Blank lines are skipped. ``seq``, ``at`` and ``source`` may be left out of hand-written
+    entry lines: ``seq`` is then numbered on from the previous entry, ``at`` repeats the
+    previous entry's time (0 for the first), ``source`` is "hand-written". When present,
+    ``seq`` must increase. Anything
     else malformed raises :class:`LogFormatError` naming the line, because a replay from
     a quietly skipped line would referee a different game.
     """
     header: dict[str, Any] | None = None
     entries: list[Entry] = []
-    last_seq = 0
+    last_seq, last_at = 0, 0.0
     for number, raw in enumerate(file, start=1):
         if not raw.strip():
             continue
@@ -373,9 +379,9 @@ def import_log(file: TextIO | Iterable[str]) -> TableLog:
         if header is None:
             header = _read_header(line, number)
             continue
-        entry = _read_entry(line, number, last_seq)
+        entry = _read_entry(line, number, last_seq, last_at)
         entries.append(entry)
-        last_seq = entry.seq
+        last_seq, last_at = entry.seq, entry.at
     if header is None:
         raise LogFormatError("empty log: the first line must be the header")
     return TableLog(header, entries)
@@ -390,14 +396,15 @@ def _read_header(line: dict[str, Any], number: int) -> dict[str, Any]:
     return {k: v for k, v in line.items() if k not in _RESERVED_HEADER_KEYS}
 
 
-def _read_entry(line: dict[str, Any], number: int, last_seq: int) -> Entry:
+def _read_entry(line: dict[str, Any], number: int, last_seq: int, last_at: float) -> Entry:
     if line.get("type") != _ENTRY_TYPE:
         raise LogFormatError(f"line {number}: expected type 'input', got {line.get('type')!r}")
     seq = line.get("seq", last_seq + 1)
     if not isinstance(seq, int) or isinstance(seq, bool) or seq <= last_seq:
         raise LogFormatError(f"line {number}: seq {seq!r} does not follow {last_seq}")
+    at, source = line.get("at", last_at), line.get("source", HAND_WRITTEN)
     try:
-        _check_fields(line.get("kind"), line.get("payload"), line.get("at"), line.get("source"))
+        _check_fields(line.get("kind"), line.get("payload"), at, source)
     except (TypeError, ValueError) as exc:
         raise LogFormatError(f"line {number}: {exc}") from exc
-    return Entry(seq, float(line["at"]), line["source"], line["kind"], dict(line["payload"]))
+    return Entry(seq, float(at), source, line["kind"], dict(line["payload"]))

@@ -274,3 +274,15 @@ def test_any_json_payload_survives_journal_and_log_round_trip(
             export_log(journal, out)
     assert [(e.kind, e.payload, e.at, e.source) for e in entries] == rows
     assert import_log(io.StringIO(out.getvalue())).entries == entries
+
+
+def test_hand_written_lines_may_leave_out_seq_time_and_source():
+    """A log written by hand needs only kind and payload; time repeats, source is named."""
+    log = import_log([
+        '{"type": "header", "version": 1}',
+        '{"type": "input", "kind": "command", "payload": {"name": "new-match"}}',
+        '{"type": "input", "at": 5.5, "kind": "sighting", "payload": {"zone": "deal", "card": "AS"}}',
+        '{"type": "input", "kind": "sighting", "payload": {"zone": "deal", "card": "KS"}}',
+    ])
+    assert [(e.seq, e.at, e.source) for e in log.entries] == [
+        (1, 0.0, "hand-written"), (2, 5.5, "hand-written"), (3, 5.5, "hand-written")]
