@@ -1,19 +1,26 @@
 """Accuracy and speed of the camera recognition path on a folder of labelled images.
 
-    .venv/bin/python bench/vision.py DIR [--enroll FILE] [--limit N] [--show-misses]
+    .venv/bin/python bench/vision.py DIR [--part all|dev|held] [--enroll FILE] [--limit N]
+                                         [--every N] [--show-misses]
 
-Each image's file name starts with its card (``AS.jpg``, ``TD_01.jpg``, ``10C_00.jpg``);
-it is scaled so its long side is 1280 px before timing. Prints cards found, rank right,
+DIR holds single-card photos, each file name starting with its card (``AS.jpg``,
+``TD_01.jpg``, ``10C_00.jpg``), or scenes: photos of several cards with a
+``labels.json`` (file name → list of card codes in view). Every photo is scaled so its
+long side is 1280 px before timing. ``--part`` picks the real-photo set's development or
+held-out part (``bench/photo_split.py``). Prints cards found, rank right,
 suit right, both right, the median milliseconds per frame on one thread, and the
 resident memory with vision loaded. A baseline runs in the same process on the same
 frames for comparison: the same outlines read by plain template matching against the
 rendered index glyphs (the classic contour-and-template approach).
-Ends with one summary line: ``vision found=… both_right_pct=… median_ms=… rss_mb=…``.
+Ends with one summary line: ``vision found=… both_right_pct=… wrong_sure=… median_ms=…``
+for singles, ``vision_scenes cards=… right_pct=… wrong=… wrong_sure=…`` for scenes
+(``wrong_sure``: wrong reads at confidence ≥ 0.9, which should never happen).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import resource
 import statistics
@@ -26,10 +33,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from photo_split import PARTS, in_part  # noqa: E402
+
 from vision import CardDetector, glyphs, render  # noqa: E402
 from vision.index import corners, find_index  # noqa: E402
 from vision.locate import find_quads, rectify  # noqa: E402
 from vision.model import RANKS, SUITS  # noqa: E402
+from vision.reader import SURE  # noqa: E402
 
 LABEL = re.compile(r"^(10|[AKQJT98765432])([SHDC])", re.IGNORECASE)
 
@@ -82,70 +92,79 @@ class TemplateBaseline:
         v /= np.linalg.norm(v) + 1e-6
         return names[int(np.argmax(t @ v))]
 
+    def read_all(self, frame: np.ndarray) -> list[str]:
+        """Every outline's reading (the first corner that yields glyphs)."""
+        out = []
+        for q in find_quads(frame):
+            card = self._read_quad(frame, q)
+            if card:
+                out.append(card)
+        return out
+
     def read(self, frame: np.ndarray) -> str | None:
         for q in find_quads(frame):
-            card = rectify(frame, q)
-            for c in corners(card):
-                g = find_index(c)
-                if g is None:
-                    continue
-                r = self._match(g.rank, self.rank_names, self.rank_t)
-                s = self._match(g.suit, self.suit_names, self.suit_t)
-                return ("T" if r == "10" else r) + s
+            card = self._read_quad(frame, q)
+            if card:
+                return card
+        return None
+
+    def _read_quad(self, frame: np.ndarray, q: np.ndarray) -> str | None:
+        for c in corners(rectify(frame, q)):
+            g = find_index(c)
+            if g is None:
+                continue
+            r = self._match(g.rank, self.rank_names, self.rank_t)
+            s = self._match(g.suit, self.suit_names, self.suit_t)
+            return ("T" if r == "10" else r) + s
         return None
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+def load_frame(path: Path) -> np.ndarray | None:
+    """The photo scaled so its long side is 1280 px, as the camera reader would get it."""
+    img = cv2.imread(str(path))
+    if img is None:
+        return None
+    s = 1280 / max(img.shape[:2])
+    return cv2.resize(
+        img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
     )
-    ap.add_argument("dir", type=Path)
-    ap.add_argument(
-        "--enroll", type=Path, default=None, help="an enrollment file from vision.enroll"
-    )
-    ap.add_argument("--limit", type=int, default=0)
-    ap.add_argument("--show-misses", action="store_true")
-    args = ap.parse_args(argv)
-    cv2.setNumThreads(1)
-    rss_before = rss_mb()
-    detector = CardDetector(enrollment=args.enroll)
-    baseline = TemplateBaseline()
-    paths = sorted(
-        p
-        for p in args.dir.iterdir()
-        if label_of(p) and p.suffix.lower() in (".jpg", ".jpeg", ".png")
-    )
-    if args.limit:
-        paths = paths[: args.limit]
-    found = rank_ok = suit_ok = both_ok = base_ok = 0
+
+
+def _timed(fn, *a):  # noqa: ANN001, ANN202
+    t0 = time.perf_counter()
+    out = fn(*a)
+    return out, (time.perf_counter() - t0) * 1000
+
+
+def bench_singles(
+    paths: list[Path], detector: CardDetector, baseline: TemplateBaseline, show: bool
+) -> str:
+    """One card per photo: found, rank/suit right, and wrong reads the reader was sure of."""
+    found = rank_ok = suit_ok = both_ok = base_ok = wrong_sure = 0
     times, base_times = [], []
     for p in paths:
-        img = cv2.imread(str(p))
+        img = load_frame(p)
         if img is None:
             continue
-        s = 1280 / max(img.shape[:2])
-        img = cv2.resize(
-            img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
-        )
         truth = label_of(p)
-        t0 = time.perf_counter()
-        dets = detector.detect(img)
-        times.append((time.perf_counter() - t0) * 1000)
-        t0 = time.perf_counter()
-        base = baseline.read(img)
-        base_times.append((time.perf_counter() - t0) * 1000)
+        dets, ms = _timed(detector.detect, img)
+        times.append(ms)
+        base, ms = _timed(baseline.read, img)
+        base_times.append(ms)
         base_ok += base == truth
         read = [d for d in dets if d.card]
         if dets:
             found += 1
         if read:
-            best = max(read, key=lambda d: d.confidence).card
+            top = max(read, key=lambda d: d.confidence)
+            best = top.card
             rank_ok += best[:-1] == truth[:-1]
             suit_ok += best[-1] == truth[-1]
             both_ok += best == truth
-            if best != truth and args.show_misses:
-                print(f"miss {p.name}: read {best}")
-        elif args.show_misses:
+            wrong_sure += best != truth and top.confidence >= SURE
+            if best != truth and show:
+                print(f"miss {p.name}: read {best} ({top.confidence:.2f})")
+        elif show:
             print(f"miss {p.name}: {'unreadable' if dets else 'no card found'}")
     n = max(len(times), 1)
     pct = lambda k: 100.0 * k / n  # noqa: E731
@@ -155,17 +174,106 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"rank right {rank_ok} ({pct(rank_ok):.1f}%)  suit right {suit_ok} ({pct(suit_ok):.1f}%)  both right {both_ok} ({pct(both_ok):.1f}%)"
     )
-    print(
-        f"median {med:.2f} ms per frame (one thread); rss {rss_mb():.0f} MB (before vision {rss_before:.0f} MB)"
-    )
+    print(f"median {med:.2f} ms per frame (one thread)")
     print(
         f"baseline (outlines + template matching): both right {base_ok} ({pct(base_ok):.1f}%), median {base_med:.2f} ms"
     )
-    print(
+    return (
         f"vision images={len(times)} found={found} rank_right_pct={pct(rank_ok):.1f} suit_right_pct={pct(suit_ok):.1f} "
-        f"both_right_pct={pct(both_ok):.1f} median_ms={med:.2f} rss_mb={rss_mb():.0f} "
+        f"both_right_pct={pct(both_ok):.1f} wrong_sure={wrong_sure} median_ms={med:.2f} rss_mb={rss_mb():.0f} "
         f"baseline_both_right_pct={pct(base_ok):.1f} baseline_median_ms={base_med:.2f}"
     )
+
+
+def bench_scenes(
+    folder: Path,
+    labels: dict[str, list[str]],
+    detector: CardDetector,
+    baseline: TemplateBaseline,
+    show: bool,
+) -> str:
+    """Several cards per photo: per scene, the labelled cards read (right), the cards read
+    that are not there (wrong), and those wrong reads the reader was sure of."""
+    cards = right = wrong = wrong_sure = base_right = base_wrong = 0
+    times = []
+    for name, truth_list in labels.items():
+        img = load_frame(folder / name)
+        if img is None:
+            continue
+        truth = {("T" if c[:-1] == "10" else c[:-1]) + c[-1] for c in truth_list}
+        dets, ms = _timed(detector.detect, img)
+        times.append(ms)
+        read = {d.card: d.confidence for d in dets if d.card}
+        bad = {c: v for c, v in read.items() if c not in truth}
+        cards += len(truth)
+        right += len(truth & read.keys())
+        wrong += len(bad)
+        wrong_sure += sum(v >= SURE for v in bad.values())
+        base = set(baseline.read_all(img))
+        base_right += len(truth & base)
+        base_wrong += len(base - truth)
+        if show:
+            print(
+                f"scene {name}: {len(truth & read.keys())}/{len(truth)} right, "
+                f"wrong {sorted(bad)}, missed {sorted(truth - read.keys())}"
+            )
+    pct = lambda k: 100.0 * k / max(cards, 1)  # noqa: E731
+    med = statistics.median(times) if times else 0.0
+    print(f"scenes {len(times)}  cards {cards}  right {right} ({pct(right):.1f}%)  wrong {wrong}")
+    print(f"median {med:.2f} ms per frame (one thread)")
+    return (
+        f"vision_scenes scenes={len(times)} cards={cards} right_pct={pct(right):.1f} wrong={wrong} "
+        f"wrong_sure={wrong_sure} median_ms={med:.2f} rss_mb={rss_mb():.0f} "
+        f"baseline_right_pct={pct(base_right):.1f} baseline_wrong={base_wrong}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "dir", type=Path, help="a folder of single-card photos, or of scenes with labels.json"
+    )
+    ap.add_argument(
+        "--enroll", type=Path, default=None, help="an enrollment file from vision.enroll"
+    )
+    ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument(
+        "--part",
+        choices=PARTS,
+        default="all",
+        help="the real-photo set's development or held-out part (rule in bench/photo_split.py)",
+    )
+    ap.add_argument("--every", type=int, default=1, help="take every Nth photo (quick subsets)")
+    ap.add_argument("--show-misses", action="store_true")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    rss_before = rss_mb()
+    detector = CardDetector(enrollment=args.enroll)
+    baseline = TemplateBaseline()
+    labels_file = args.dir / "labels.json"
+    if labels_file.exists():
+        labels = json.loads(labels_file.read_text())
+        names = sorted(n for n in labels if in_part(n, args.part))[:: args.every]
+        if args.limit:
+            names = names[: args.limit]
+        line = bench_scenes(
+            args.dir, {n: labels[n] for n in names}, detector, baseline, args.show_misses
+        )
+    else:
+        paths = sorted(
+            p
+            for p in args.dir.iterdir()
+            if label_of(p)
+            and p.suffix.lower() in (".jpg", ".jpeg", ".png")
+            and in_part(p.name, args.part)
+        )[:: args.every]
+        if args.limit:
+            paths = paths[: args.limit]
+        line = bench_singles(paths, detector, baseline, args.show_misses)
+    print(f"rss {rss_mb():.0f} MB (before vision {rss_before:.0f} MB)")
+    print(line)
     return 0
 
 

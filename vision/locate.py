@@ -14,6 +14,18 @@ marks whatever differs in colour from the table *around it* (a local median of t
 frame, which follows light falloff and glare), and outlines from both masks are offered
 as alternatives: :func:`find_candidates` groups the outlines that cover the same card,
 and the detector reads them in turn until one reads.
+
+Neither colour mask holds on a light table (cream stock on beige wood, a white cloth),
+nor when one card fills most of the frame (then the "table around it" is the card). Two
+more sources do not care what colour the table is: the regions closed by the frame's
+edges (a card's border is an edge on any surface), and — when the empty table was
+captured at calibration — whatever differs from that empty table. The frame is first
+balanced on its brightest pixels (white patch: card stock is the whitest thing on a
+table), so a warm or cool lamp does not tint the paper out of the paper mask.
+
+No limit on how much of the frame a card may fill, and the aspect limits are wide: an
+oblique camera squashes a card's outline, and the reader tries a nearly square outline
+both ways round (:func:`turned`).
 """
 
 from __future__ import annotations
@@ -31,10 +43,15 @@ WORK_SIZE = 640
 @dataclass(frozen=True)
 class LocateConfig:
     min_area_frac: float = 0.002  # of the frame, so a card is at least ~45 px long at 640
-    max_area_frac: float = 0.5
-    min_aspect: float = 1.2  # long side over short side; poker 1.40, bridge 1.56
-    max_aspect: float = 1.85
+    max_area_frac: float = 1.0  # no limit: a close camera or a phone photo fills the frame
+    # long side over short side; poker 1.40, bridge 1.56 — wide, because an oblique view
+    # squashes or stretches the outline (a table homography makes it true again)
+    min_aspect: float = 1.0
+    max_aspect: float = 2.3
     min_solidity: float = 0.88  # contour area over fitted quad area
+    #: An outline with all four corners this close to the frame's edge (fraction of the
+    #: frame) is the frame itself — a white table seen whole — not a card.
+    frame_margin: float = 0.015
 
 
 _DEFAULT = LocateConfig()
@@ -58,7 +75,79 @@ def order_quad(pts: np.ndarray) -> np.ndarray:
     return pts
 
 
-def paper_mask(small_bgr: np.ndarray) -> np.ndarray:
+def white_balance(small_bgr: np.ndarray) -> np.ndarray:
+    """The frame scaled per channel so its brightest pixels are grey (white patch).
+
+    Card stock is the whitest thing on a card table, so its colour is the lamp's colour;
+    dividing it out makes a tungsten-lit or a cool-LED-lit card look like daylight paper.
+    A high percentile rather than the maximum, so a specular glint does not decide.
+    """
+    ref = np.percentile(small_bgr[::4, ::4].reshape(-1, 3), 98, axis=0).astype(np.float32)
+    if ref.min() < 40:  # a dark frame: nothing white to balance on
+        return small_bgr
+    gain = ref.max() / np.maximum(ref, 1.0)
+    if gain.max() < 1.04:
+        return small_bgr
+    return cv2.convertScaleAbs(small_bgr * gain.reshape(1, 1, 3).astype(np.float32))
+
+
+def edge_mask(small_bgr: np.ndarray) -> np.ndarray:
+    """Regions closed by image edges, holes filled: a card on any table, by its border.
+
+    A card's border is an edge however close its colour is to the table's; inside it the
+    pips and pictures are only holes, filled once the outer contour is drawn. Wood grain
+    and cloth texture break up into small or ragged regions the quad fit rejects.
+    """
+    gray = cv2.medianBlur(cv2.cvtColor(small_bgr, cv2.COLOR_BGR2GRAY), 5)  # speckle, grain
+    edges = cv2.Canny(gray, 15, 45)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    edges[0, :] = edges[-1, :] = 255
+    edges[:, 0] = edges[:, -1] = 255
+    free = cv2.bitwise_not(edges)
+    contours, hier = cv2.findContours(free, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(gray)
+    h, w = gray.shape
+    least = max(8, int(0.04 * max(h, w)))  # shorter than the smallest card: grain, pips
+    keep = []
+    for i, c in enumerate(contours):
+        if hier[0][i][3] != -1:
+            continue  # a hole: an edge-bound island inside a region, filled with it
+        _, _, cw, ch = cv2.boundingRect(c)
+        if min(cw, ch) < least or (cw >= w - 8 and ch >= h - 8):
+            continue  # too small for a card, or the open table surrounding everything
+        keep.append(c)
+    cv2.drawContours(out, keep, -1, 255, -1)
+    # cut thin leaks through gaps in a faint border (wood grain running off the card),
+    # then give back the edge band the dilation took from each region's rim
+    k = max(3, (min(h, w) // 90) | 1)
+    out = cv2.morphologyEx(
+        out, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    )
+    return cv2.dilate(out, np.ones((3, 3), np.uint8))
+
+
+def difference_mask(small_bgr: np.ndarray, empty_small: np.ndarray) -> np.ndarray:
+    """Pixels that differ from the empty table captured at calibration.
+
+    The surest reference on a light table: whatever its colour, an empty spot looks like
+    itself. Brightness changes between capture and play are divided out first (the
+    median ratio of frame to reference), and only clear differences count.
+    """
+    a = small_bgr.astype(np.float32)
+    b = empty_small.astype(np.float32) + 1.0
+    gain = float(np.median(a.sum(axis=2) / b.sum(axis=2)))
+    diff = np.abs(a - b * gain).sum(axis=2)
+    diff = cv2.GaussianBlur(diff, (5, 5), 0)
+    return ((diff > 45) * 255).astype(np.uint8)
+
+
+def paper_masks(small_bgr: np.ndarray) -> list[np.ndarray]:
+    """Bright, unsaturated pixels: at the frame's Otsu split, and split again above it.
+
+    On a light table the first split puts table and card together on the bright side;
+    Otsu run again on the bright side alone then parts the whiter card stock from the
+    paler wood or cloth.
+    """
     hsv = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2HSV)
     s = hsv[:, :, 1].astype(np.int16)
     v = hsv[:, :, 2].astype(np.int16)
@@ -66,7 +155,18 @@ def paper_mask(small_bgr: np.ndarray) -> np.ndarray:
     t, _ = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # Otsu splits table from paper when both are present; never accept dim grey as paper
     t = max(t, 90)
-    return (score > t).astype(np.uint8) * 255
+    out = [(score > t).astype(np.uint8) * 255]
+    bright = score[score > t]
+    if bright.size > 100:
+        t2, _ = cv2.threshold(bright.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        if t2 > t + 8:
+            out.append((score > t2).astype(np.uint8) * 255)
+    return out
+
+
+def paper_mask(small_bgr: np.ndarray) -> np.ndarray:
+    """Bright, unsaturated pixels (the first of :func:`paper_masks`)."""
+    return paper_masks(small_bgr)[0]
 
 
 def table_mask(small_bgr: np.ndarray) -> np.ndarray:
@@ -85,6 +185,13 @@ def table_mask(small_bgr: np.ndarray) -> np.ndarray:
     score = cv2.transform(cv2.subtract(small_bgr, bg), np.ones((1, 3), np.float32))
     t, _ = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     return (score > max(t, 25)).astype(np.uint8) * 255
+
+
+def _is_frame(q: np.ndarray, shape: tuple[int, ...], cfg: LocateConfig) -> bool:
+    h, w = shape[:2]
+    mx, my = cfg.frame_margin * w + 2, cfg.frame_margin * h + 2
+    near = (q[:, 0] < mx) | (q[:, 0] > w - 1 - mx) | (q[:, 1] < my) | (q[:, 1] > h - 1 - my)
+    return bool(near.all())
 
 
 def _fit_quad(contour: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
@@ -173,14 +280,16 @@ def _split(
     for part in parts:
         if lo <= cv2.contourArea(part) <= hi:
             q = _fit_quad(part, cfg)
-            if q is not None:
+            if q is not None and not _is_frame(q + [x, y], mask.shape, cfg):
                 out.append(_grow(q, 1.5) + np.array([x, y], np.float32))
     return out
 
 
 def _quads_in_mask(
-    mask: np.ndarray, small: np.ndarray, gray_cache: list, cfg: LocateConfig
+    mask: np.ndarray, small: np.ndarray, gray_cache: list, cfg: LocateConfig, split: bool = True
 ) -> list[np.ndarray]:
+    """Card outlines in one mask; ``split`` also cuts each blob along image edges (not
+    needed for the edge mask, whose regions are bounded by edges already)."""
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     sh, sw = mask.shape
     lo, hi = cfg.min_area_frac * sh * sw, cfg.max_area_frac * sh * sw
@@ -191,6 +300,12 @@ def _quads_in_mask(
         if a < lo:
             continue
         whole = _fit_quad(c, cfg) if a <= hi else None
+        if whole is not None and _is_frame(whole, mask.shape, cfg):
+            whole = None
+        if not split:
+            if whole is not None:
+                quads.append(whole)
+            continue
         if not gray_cache:
             gray_cache.append(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
         # Two cards side by side can make a card-shaped blob too, so every blob is also
@@ -212,38 +327,98 @@ def _same_card(a: np.ndarray, b: np.ndarray) -> bool:
     return 0.6 < ra / max(rb, 1e-6) < 1.6
 
 
-def find_candidates(frame_bgr: np.ndarray, cfg: LocateConfig = _DEFAULT) -> list[list[np.ndarray]]:
-    """Card outlines in full-frame pixels, grouped per card, best guess first in each group.
-
-    Each outline is ordered by :func:`order_quad`. The paper mask's outline comes first
-    when it found the card; the table-difference mask's outline is the alternative.
-    """
+def work_copy(frame_bgr: np.ndarray) -> tuple[np.ndarray, float]:
+    """The frame at :data:`WORK_SIZE` long side (never enlarged), and the scale used."""
     h, w = frame_bgr.shape[:2]
     scale = WORK_SIZE / max(h, w)
-    small = (
-        cv2.resize(frame_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        if scale < 1
-        else frame_bgr
-    )
     if scale >= 1:
-        scale = 1.0
+        return frame_bgr, 1.0
+    return cv2.resize(frame_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), scale
+
+
+def find_candidates(
+    frame_bgr: np.ndarray, cfg: LocateConfig = _DEFAULT, empty: np.ndarray | None = None
+) -> list[list[np.ndarray]]:
+    """Card outlines in full-frame pixels, grouped per card, best guess first in each group.
+
+    Each outline is ordered by :func:`order_quad`. The masks are tried in order — the
+    empty-table difference (when ``empty``, a frame of the empty table, is given), paper,
+    brighter than the table around it, closed by edges — and a card's first outline comes
+    from the first mask that found it; the others are its alternatives.
+    """
+    small, scale = work_copy(frame_bgr)
+    balanced = white_balance(small)
+    masks = []
+    if empty is not None:
+        empty_small = cv2.resize(
+            empty, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA
+        )
+        masks.append((difference_mask(small, empty_small), True))
+    masks += [(m, True) for m in paper_masks(balanced)]
+    masks.append((table_mask(small), True))
     gray: list[np.ndarray] = []
     groups: list[list[np.ndarray]] = []
-    for mask in (paper_mask(small), table_mask(small)):
-        for q in _quads_in_mask(mask, small, gray, cfg):
-            q = order_quad(q / scale)
+    found = [(_quads_in_mask(m, small, gray, cfg, split), scale) for m, split in masks]
+    # the edge mask at half the working size: a fallback for light tables, and the
+    # costliest mask (its outlines come last in every group, so exactness matters less)
+    half = cv2.resize(
+        small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA
+    )
+    found.append((_quads_in_mask(edge_mask(half), half, [], cfg, False), scale / 2))
+    for quads, s in found:
+        for q in quads:
+            q = order_quad(q / s)
             for g in groups:
                 if _same_card(g[0], q):
                     g.append(q)
                     break
             else:
                 groups.append([q])
-    return groups
+    return _drop_merged(groups)
 
 
-def find_quads(frame_bgr: np.ndarray, cfg: LocateConfig = _DEFAULT) -> list[np.ndarray]:
+def _drop_merged(groups: list[list[np.ndarray]]) -> list[list[np.ndarray]]:
+    """Groups whose outline holds two or more other cards' centres: touching cards
+    fitted as one, which would be read as one of them a second time."""
+    centres = [g[0].mean(axis=0) for g in groups]
+    areas = [cv2.contourArea(g[0]) for g in groups]
+    keep = []
+    for i, g in enumerate(groups):
+        poly = g[0].reshape(-1, 1, 2)
+        # only card-sized pieces count: pips and picture frames inside a card do not
+        inside = sum(
+            0.25 * areas[i] <= areas[j] <= 0.75 * areas[i]
+            and cv2.pointPolygonTest(poly, (float(c[0]), float(c[1])), False) > 0
+            for j, c in enumerate(centres)
+            if j != i
+        )
+        if inside < 2:
+            keep.append(g)
+    return keep
+
+
+def find_quads(
+    frame_bgr: np.ndarray, cfg: LocateConfig = _DEFAULT, empty: np.ndarray | None = None
+) -> list[np.ndarray]:
     """Card outlines in full-frame pixel coordinates, each ordered by :func:`order_quad`."""
-    return [g[0] for g in find_candidates(frame_bgr, cfg)]
+    return [g[0] for g in find_candidates(frame_bgr, cfg, empty)]
+
+
+def turned(quad: np.ndarray) -> np.ndarray:
+    """The same outline starting one corner on: rectified, the card comes out 90° turned.
+
+    For an outline whose short side was picked wrong (a squashed, oblique view of a card,
+    or a nearly square fit), so the reader can try it the other way round.
+    """
+    return np.roll(np.asarray(quad, np.float32), -1, axis=0)
+
+
+def squareish(quad: np.ndarray, limit: float = 1.3) -> bool:
+    """Whether the outline's sides are too alike to be sure which is the short one."""
+    q = np.asarray(quad, np.float32)
+    a = (np.linalg.norm(q[0] - q[1]) + np.linalg.norm(q[2] - q[3])) / 2
+    b = (np.linalg.norm(q[1] - q[2]) + np.linalg.norm(q[3] - q[0])) / 2
+    return max(a, b) / max(min(a, b), 1e-6) < limit
 
 
 def rectify(

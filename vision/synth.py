@@ -28,10 +28,24 @@ _TABLES = (
 )
 
 
-def table(rng: np.random.Generator, size: tuple[int, int] = (1280, 960)) -> np.ndarray:
-    """A table texture: a base colour with weave or grain and a light falloff."""
+#: Light tables, where card stock is barely brighter than the surface (BGR).
+LIGHT_TABLES = (
+    (170, 205, 225),  # beige wood
+    (215, 225, 230),  # white cloth
+    (190, 200, 205),  # pale grey laminate
+)
+
+
+def table(
+    rng: np.random.Generator,
+    size: tuple[int, int] = (1280, 960),
+    colour: tuple[int, int, int] | None = None,
+) -> np.ndarray:
+    """A table texture: a base colour (``colour``, else a random dark or mid one) with
+    weave or grain and a light falloff."""
     w, h = size
-    base = np.array(_TABLES[rng.integers(len(_TABLES))], np.float32) * rng.uniform(0.7, 1.3)
+    pick = colour if colour is not None else _TABLES[rng.integers(len(_TABLES))]
+    base = np.array(pick, np.float32) * (1.0 if colour is not None else rng.uniform(0.7, 1.3))
     img = np.empty((h, w, 3), np.float32)
     img[:] = base
     small = rng.normal(0, 1, (h // 8 + 1, w // 8 + 1)).astype(np.float32)
@@ -193,15 +207,48 @@ class CardSpec:
 
 
 def scene(
-    cards: list[CardSpec], seed: int = 0, size: tuple[int, int] = (1280, 960), glare: bool = True
+    cards: list[CardSpec],
+    seed: int = 0,
+    size: tuple[int, int] = (1280, 960),
+    glare: bool = True,
+    table_colour: tuple[int, int, int] | None = None,
 ) -> tuple[np.ndarray, list[Placed]]:
     """A whole camera frame: cards laid in order (later ones on top) on a random table."""
+    frame, _, placed = scene_and_empty(cards, seed, size, glare, table_colour)
+    return frame, placed
+
+
+def scene_and_empty(
+    cards: list[CardSpec],
+    seed: int = 0,
+    size: tuple[int, int] = (1280, 960),
+    glare: bool = True,
+    table_colour: tuple[int, int, int] | None = None,
+) -> tuple[np.ndarray, np.ndarray, list[Placed]]:
+    """A scene and the same table empty, seen by the same camera: what calibration
+    captures (the empty table) and what play shows."""
     rng = np.random.default_rng(seed)
-    img = table(rng, size)
+    empty = table(rng, size, table_colour)
+    img = empty.copy()
     placed = []
     for spec in cards:
         face = card_face(spec.card, spec.style) if spec.card else card_back()
         placed.append(
             place(img, face, spec.center, spec.height_px, spec.angle_deg, rng, card=spec.card)
         )
-    return camera(img, rng, glare=glare), placed
+    state = rng.bit_generator.state
+    frame = camera(img, rng, glare=glare)
+    rng.bit_generator.state = state
+    return frame, camera(empty, rng, glare=glare), placed
+
+
+def lamp(frame: np.ndarray, kelvin: int) -> np.ndarray:
+    """The frame as lit by a lamp of colour temperature ``kelvin`` instead of daylight:
+    2700 K is a tungsten bulb (warm, little blue), 8000 K a cool LED (blue cast)."""
+    warm = np.clip((6500 - kelvin) / 3800, -1, 1)
+    gains = (
+        (1 - 0.55 * warm, 1 - 0.15 * warm, 1.0)
+        if warm > 0
+        else (1.0, 1 + 0.1 * warm, 1 + 0.35 * warm)
+    )
+    return np.clip(frame.astype(np.float32) * np.array(gains, np.float32), 0, 255).astype(np.uint8)

@@ -1,0 +1,71 @@
+"""Finding cards where the old locator could not: close-ups, light tables, lamp light,
+squashed outlines. Scenes are rendered here (never real photographs)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision import CardDetector
+from vision.locate import rectify, turned
+from vision.synth import LIGHT_TABLES, CardSpec, lamp, scene, scene_and_empty
+
+
+@pytest.fixture(scope="module")
+def detector() -> CardDetector:
+    return CardDetector()
+
+
+def read(detector: CardDetector, img: np.ndarray) -> list[str]:
+    return sorted(d.card for d in detector.detect(img) if d.card)
+
+
+def test_a_card_filling_most_of_the_frame_is_found_and_read(detector: CardDetector) -> None:
+    # a 900 px tall card in a 1280x960 frame covers about 60% of it
+    img, _ = scene([CardSpec("QH", (640, 480), 900, 4)], seed=11, glare=False)
+    assert read(detector, img) == ["QH"]
+
+
+@pytest.mark.parametrize("colour", LIGHT_TABLES)
+def test_cards_on_a_light_table_are_found(detector: CardDetector, colour: tuple) -> None:
+    specs = [CardSpec("7D", (400, 480), 300, 15), CardSpec("KS", (880, 480), 300, -20)]
+    img, _ = scene(specs, seed=4, glare=False, table_colour=colour)
+    assert read(detector, img) == ["7D", "KS"]
+
+
+def test_the_empty_table_from_calibration_is_a_reference(detector: CardDetector) -> None:
+    specs = [CardSpec("9C", (640, 480), 300, 30)]
+    img, empty, _ = scene_and_empty(specs, seed=8, glare=False, table_colour=LIGHT_TABLES[1])
+    with_ref = CardDetector(model=detector.reader.model, empty=empty)
+    assert read(with_ref, img) == ["9C"]
+    assert read(with_ref, empty) == []
+
+
+@pytest.mark.parametrize("kelvin", [2700, 8000])
+def test_warm_and_cool_lamps_read_like_daylight(detector: CardDetector, kelvin: int) -> None:
+    specs = [CardSpec("AH", (400, 480), 300, 10), CardSpec("5S", (880, 480), 300, 80)]
+    img, _ = scene(specs, seed=2, glare=False)
+    assert read(detector, lamp(img, kelvin)) == ["5S", "AH"]
+
+
+def test_a_squashed_outline_is_tried_the_other_way_round(detector: CardDetector) -> None:
+    # an oblique camera squashes the card along its length: its long side looks short
+    img, _ = scene([CardSpec("8S", (640, 480), 300, 0)], seed=6, glare=False)
+    squashed = img[::2, :].copy()  # half height: the card's outline is now wider than tall
+    dets = [d for d in detector.detect(squashed) if d.card]
+    assert [d.card for d in dets] == ["8S"]
+
+
+def test_turned_rectifies_a_quarter_turn() -> None:
+    img = np.zeros((100, 100, 3), np.uint8)
+    img[:50, :50] = 255
+    quad = np.array([[10, 10], [90, 10], [90, 90], [10, 90]], np.float32)
+    a = rectify(img, quad, (60, 60))
+    b = rectify(img, turned(quad), (60, 60))
+    assert np.array_equal(np.rot90(a, 1), b) or np.array_equal(np.rot90(a, -1), b)
+
+
+def test_an_empty_light_table_reads_no_card(detector: CardDetector) -> None:
+    for colour in LIGHT_TABLES:
+        img, _ = scene([], seed=3, glare=False, table_colour=colour)
+        assert read(detector, img) == []
