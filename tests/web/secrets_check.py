@@ -98,3 +98,41 @@ def leaks(payload: Any, secret: Secrets) -> list[str]:
     if secret.suit:
         found |= {f"trump suit {s}" for s in _trump_names(payload) if s == secret.suit}
     return sorted(found)
+
+
+#: What a finishing hand shows, by the rules: the hidden trump, face-down discards, the last card.
+SHOWN_AT_HAND_END = {"trump-revealed": "card", "face-down-shown": "card", "play-accepted": "card",
+                     "proof-shown": "card"}
+
+
+def old_hand_secrets(before: Secrets, events: list[dict[str, Any]]) -> Secrets | None:
+    """One input can finish a hand and deal the next: its events before ``hand-started``
+    are about the old hand, whose secrets are those before the input less what the
+    referee's own (public) events of that input revealed."""
+    kinds = [e["event"] for e in events]
+    if "hand-started" not in kinds:
+        return None
+    old = [e for e in events[: kinds.index("hand-started")] if "private_to" not in e]
+    shown = {e[SHOWN_AT_HAND_END[e["event"]]] for e in old if e["event"] in SHOWN_AT_HAND_END}
+    shown |= {e[k] for e in old if e["event"] == "revoke-flagged" for k in ("proof", "card")}
+    suit = None if "trump-revealed" in kinds else before.suit
+    return Secrets(before.seq, before.cards - shown, suit)
+
+
+def secret_for(ev: dict[str, Any], at: dict[int, Secrets], old: dict[int, Secrets]) -> Secrets:
+    """The secrets of the moment an event was made (an old hand's events: that hand's)."""
+    if ev["event"] != "hand-started" and ev["seq"] in old:
+        return old[ev["seq"]]
+    return at[ev["seq"]]
+
+
+def broker_leaks(topic: str, payload: bytes, at: dict[int, Secrets], old: dict[int, Secrets]) -> list[str]:
+    """A club broker message (controller.club.topics) checked against its own moment: each
+    event of an ``events`` message against the secrets of its input, a ``state`` message
+    against those of its seq, anything else against the latest secrets."""
+    data = json.loads(payload)
+    kind = topic.rsplit("/", 1)[-1]
+    if kind == "events":
+        return [f"{ev['event']}@{ev['seq']}: {x}" for ev in data["events"] for x in leaks(ev, secret_for(ev, at, old))]
+    moment = at[data["seq"]] if kind == "state" else at[max(at)]
+    return [f"{kind}@{moment.seq}: {x}" for x in leaks(data, moment)]
