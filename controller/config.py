@@ -86,6 +86,22 @@ class OledSection:
 
 
 @dataclass
+class ClubSection:
+    """This table on a club's scoreboard through an MQTT broker (docs/club.md)."""
+
+    enabled: bool = False
+    host: str = "127.0.0.1"  # the club's broker
+    port: int = 1883
+    table: str = ""  # this table's name: its broker user and its topic
+    password: str = ""
+    prefix: str = "courtpiece"  # topic prefix shared by the club's tables
+    tls_ca: str = ""  # CA certificate file: when set, the link uses TLS
+    tls_cert: str = ""  # client certificate and key, if the broker asks for them
+    tls_key: str = ""
+    keepalive: int = 30
+
+
+@dataclass
 class Config:
     table: TableSection = field(default_factory=TableSection)
     match: MatchSection = field(default_factory=MatchSection)
@@ -94,6 +110,7 @@ class Config:
     gpio: GpioSection = field(default_factory=GpioSection)
     oled: OledSection = field(default_factory=OledSection)
     camera: CameraSection = field(default_factory=CameraSection)
+    club: ClubSection = field(default_factory=ClubSection)
     #: reader zone name -> table zone (seat0..seat3, deal, trump); identity by default
     zones: dict[str, str] = field(default_factory=lambda: {z: z for z in ALL_ZONES})
 
@@ -149,7 +166,7 @@ def load_config(path: str | Path | None) -> Config:
             continue
         target = getattr(cfg, section, None) if section in {f.name for f in fields(Config)} else None
         if target is None:
-            raise ConfigError(f"{p}: unknown section [{section}] (known: table, match, hub, web, gpio, oled, camera, zones)")
+            raise ConfigError(f"{p}: unknown section [{section}] (known: table, match, hub, web, gpio, oled, camera, club, zones)")
         if not isinstance(values, dict):
             raise ConfigError(f"{p}: {_where(text, section, '')} must be a table")
         known = {f.name: f for f in fields(target)}
@@ -196,3 +213,28 @@ def _check(cfg: Config, p: Path, text: str) -> None:
         raise ConfigError(f"{p}: bad value for {_where(text, 'oled', 'kind')}: use ssd1306 or sh1106")
     if not 0 < cfg.web.port < 65536:
         raise ConfigError(f"{p}: {_where(text, 'web', 'port')} must be a TCP port")
+    _check_club(cfg.club, p, text)
+
+
+def _check_club(c: ClubSection, p: Path, text: str) -> None:
+    if not c.enabled:
+        return
+    from controller.club.topics import valid_name
+
+    if not valid_name(c.table):
+        raise ConfigError(f"{p}: {_where(text, 'club', 'table')} must name this table: 1-32 letters, digits, "
+                          "- or _ (it is the table's broker user)")
+    if not 0 < c.port < 65536:
+        raise ConfigError(f"{p}: {_where(text, 'club', 'port')} must be a TCP port")
+    if not c.host:
+        raise ConfigError(f"{p}: {_where(text, 'club', 'host')} must name the club's broker")
+    if not c.prefix or any(ch in c.prefix for ch in "#+ ") or c.prefix.startswith("/") or c.prefix.endswith("/"):
+        raise ConfigError(f"{p}: bad value for {_where(text, 'club', 'prefix')}: a topic prefix without + # or spaces")
+    if bool(c.tls_cert) != bool(c.tls_key):
+        raise ConfigError(f"{p}: {_where(text, 'club', 'tls_cert')} and tls_key go together")
+    for key in ("tls_ca", "tls_cert", "tls_key"):
+        path = getattr(c, key)
+        if path and not Path(path).is_file():
+            raise ConfigError(f"{p}: {_where(text, 'club', key)}: no such file {path!r}")
+    if not 5 <= c.keepalive <= 3600:
+        raise ConfigError(f"{p}: {_where(text, 'club', 'keepalive')} must be 5-3600 seconds")

@@ -55,6 +55,11 @@ def run(args: argparse.Namespace) -> int:
     if cfg.oled.enabled:
         start_oled(service)
     camera = start_camera(service) if cfg.camera.enabled else None
+    club = None
+    if cfg.club.enabled:  # this table on the club's scoreboard (docs/club.md)
+        from controller.club.publisher import start_publisher
+
+        club = start_publisher(service.referee, cfg.club, cfg.state_dir)
     notifier = Notifier()
     stop = threading.Event()
 
@@ -89,5 +94,7 @@ def run(args: argparse.Namespace) -> int:
             signals.close()
         if camera is not None:
             camera.close()
+        if club is not None:
+            club.stop()
         service.close()
     return 0

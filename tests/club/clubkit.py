@@ -1,0 +1,70 @@
+"""Helpers for the club tests: links, a raw listener, waiting without fixed sleeps."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+
+import pytest
+
+from controller.club.link import BrokerLink, make_client
+from controller.club.mosquitto import Mosquitto, mosquitto_binary
+from controller.club.topics import SCOREBOARD_USER
+
+TABLES = {"t1": "pw-one", "t2": "pw-two", "t3": "pw-three"}
+SCOREBOARD_PW = "pw-board"
+
+
+def need_mosquitto() -> None:
+    if mosquitto_binary() is None:
+        pytest.skip("mosquitto is not installed: `sh .ci/setup` installs it (as root, from Debian)")
+
+
+def table_link(broker: Mosquitto, name: str, port: int | None = None) -> BrokerLink:
+    return BrokerLink(port=port or broker.port, username=name, password=TABLES[name], keepalive=5)
+
+
+def board_link(broker: Mosquitto) -> BrokerLink:
+    return BrokerLink(port=broker.port, username=SCOREBOARD_USER, password=SCOREBOARD_PW, keepalive=5)
+
+
+def wait_for(pred: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
+    """Poll until ``pred`` holds; the timeout only turns a hang into a failure."""
+    deadline = time.monotonic() + timeout
+    while not pred():
+        assert time.monotonic() < deadline, f"gave up waiting: {what}"
+        time.sleep(0.01)
+
+
+class Listener:
+    """A raw subscriber that keeps every message (topic, payload) it gets."""
+
+    def __init__(self, broker: Mosquitto, pattern: str = "courtpiece/tables/#") -> None:
+        self.messages: list[tuple[str, bytes]] = []
+        self._lock = threading.Lock()
+        self.ready = threading.Event()
+        self.client = make_client(board_link(broker), f"listener-{id(self)}", persistent=False)
+        self.client.on_connect = lambda c, *_a: (c.subscribe(pattern, qos=1), None)[1]
+        self.client.on_subscribe = lambda *_a: self.ready.set()
+        self.client.on_message = self._got
+        self.client.connect("127.0.0.1", broker.port)
+        self.client.loop_start()
+        assert self.ready.wait(10), "the listener could not subscribe"
+
+    def _got(self, _c: object, _u: object, msg: object) -> None:
+        with self._lock:
+            self.messages.append((msg.topic, bytes(msg.payload)))  # type: ignore[attr-defined]
+
+    def taken(self) -> list[tuple[str, bytes]]:
+        with self._lock:
+            return list(self.messages)
+
+    def state_seq(self, table: str) -> int:
+        seqs = [json.loads(p)["seq"] for t, p in self.taken() if t.endswith(f"/{table}/state")]
+        return max(seqs, default=0)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
