@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.gpio import TableSignals
+from controller.notices import PUBLIC, sees
 from controller.table import Referee, TableEvent
 
 
@@ -15,7 +16,7 @@ def connect_signals(referee: Referee, signals: TableSignals) -> Any:
     signals.on_play_on = lambda: referee.command("play-on", {"play_on": True}, source="button")
 
     def on_event(e: TableEvent) -> None:
-        if "private_to" in e:
+        if not sees(PUBLIC, e):
             return
         kind = e.get("event")
         if kind == "play-accepted":

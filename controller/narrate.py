@@ -38,8 +38,10 @@ def describe(e: dict[str, Any], seats: list[str] | None = None) -> str | None:
         return f"{who()} calls at {e['tricks']}" + (" (dealer forced)" if e.get("forced") else "")
     if kind == "play-accepted":
         return f"{who()} plays {e['card'] or 'a card face down'}"
-    if kind == "revoke-flagged":
-        return f"!! REVOKE by {who()}: {e['detail']}"
+    if kind == "revoke-flagged":  # public: the proving card only once the table has seen it
+        return f"!! REVOKE by {who()}: {e['detail']}" + (f" (proof {e['proof']})" if e.get("proof") else "")
+    if kind == "proof-shown":
+        return f"the proof of {who()}'s revoke in trick {e['trick']}: {e['card']}"
     if kind == "card-taken-back":
         return f"{who()} takes back {e['card'] or 'a card'}"
     if kind == "trick-won":

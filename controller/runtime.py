@@ -105,7 +105,9 @@ def start_oled(service: TableService, device: Any = None) -> Any:
             return
         alert = None
         if view["pending_revoke"] is not None:
-            alert = f"REVOKE seat {view['pending_revoke']['seat']}"
+            seat = view["pending_revoke"]["seat"]
+            setup = referee.setup
+            alert = f"REVOKE {setup.seats[seat] if setup else f'seat {seat}'}"
         streak = view["streak"]
         screen.show(OledSummary(courts=tuple(view["score"]), streak_team=streak["team"], streak=streak["count"],
                                 tricks=tuple(view["tricks"]), alert=alert))

@@ -4,7 +4,9 @@ Every input is appended to the journal *before* it is acted on; the state is wha
 replaying the journal's inputs through the rules engine gives, so a restart, an undo
 and an audit all come from one path (``_process``). Table events are plain dicts with
 the journal sequence number of the input that caused them; events the rules keep
-private carry ``private_to`` (a seat) and never go to public subscribers.
+private carry ``private_to`` (a seat, or "admin") and never go to public subscribers
+(``controller.notices.sees`` is the one test). A seat-private engine event -- a seat's
+face-down card, the proof of its revoke -- is the admin's as well.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.journal import Entry, Journal, JournalError
-from controller.notices import split_notice
+from controller.notices import PUBLIC, sees, split_notice
 from controller.rules import ImpossibleInput, Match, OptionError, Phase, preset
 from controller.rules import inputs as I
 from controller.rules.cards import Card
@@ -65,13 +67,14 @@ class MatchSetup:
 
     def build(self) -> Match:
         opts = preset(self.preset, *self.variants, **self.options)
-        return Match(opts, first_dealer=self.first_dealer, knowledge=self.knowledge)
+        return Match(opts, first_dealer=self.first_dealer, knowledge=self.knowledge, seat_names=self.seats)
 
 
-def zone_label(zone: str) -> str:
+def zone_label(zone: str, seats: list[str] | None = None) -> str:
+    """A reader zone the way the table says it: "Bilal's spot", "the deal spot"."""
     seat = seat_of_zone(zone)
     if seat is not None:
-        return f"seat {seat}'s spot"
+        return f"{seats[seat]}'s spot" if seats else f"seat {seat}'s spot"
     return {DEAL_ZONE: "the deal spot", TRUMP_ZONE: "the trump spot"}.get(zone, f"zone {zone!r}")
 
 
@@ -87,7 +90,9 @@ class Referee:
         self.match: Match | None = None
         self.halted: str | None = None
         self.counters: dict[str, int] = {"unknown_tags": 0, "duplicates": 0, "impossible": 0, "other_deck": 0}
-        self._zone_seen: dict[str, set[int]] = {}
+        #: the card that came to rest last on each zone, this deal: read again, it is a
+        #: reader repeat; any other card already seen is the engine's to judge
+        self._zone_last: dict[str, int] = {}
         self._zone_deal = -1
         self._seq = 0
         self._lock = threading.RLock()
@@ -220,7 +225,7 @@ class Referee:
             return [self._event(entry.seq, entry.at, {"event": "command-refused", "command": "new-match",
                                                       "message": str(err)})]
         self.setup, self.match = setup, match
-        self._zone_seen, self._zone_deal = {}, -1
+        self._zone_last, self._zone_deal = {}, -1
         out = [self._event(entry.seq, entry.at, {"event": "match-setup", **setup.to_dict()})]
         out += self._engine_events(entry, match.events)
         return out
@@ -249,7 +254,7 @@ class Referee:
         assert m is not None
         zone = str(entry.payload.get("zone"))
         text = entry.payload.get("card")
-        where = zone_label(zone)
+        where = zone_label(zone, self.setup.seats if self.setup else None)
         if not text:
             note = entry.payload.get("note")
             tag = entry.payload.get("tag", "?")
@@ -266,9 +271,8 @@ class Referee:
             return [self._event(entry.seq, entry.at, {"event": "impossible", "error": "BadCard", "zone": zone,
                                                       "message": str(err)})]
         if self._zone_deal != m.deals_started:
-            self._zone_seen, self._zone_deal = {}, m.deals_started
-        seen = self._zone_seen.setdefault(zone, set())
-        if c in seen and not self._taken_back(zone, c):
+            self._zone_last, self._zone_deal = {}, m.deals_started
+        if self._zone_last.get(zone) == c and not self._taken_back(zone, c):
             self.counters["duplicates"] += 1
             return [self._event(entry.seq, entry.at, {"event": "duplicate-read", "zone": zone, "card": None,
                                                       "message": f"a card read again at {where} was counted once"})]
@@ -278,7 +282,7 @@ class Referee:
                                                       "message": f"a card at {where} means nothing now"})]
         out = self._run(entry, move, {"zone": zone})
         if not (out and out[0]["event"] == "impossible"):
-            seen.add(c)
+            self._zone_last[zone] = c
         return out
 
     def _taken_back(self, zone: str, c: int) -> bool:
@@ -295,6 +299,8 @@ class Referee:
         if seat is not None:
             if m.phase is Phase.DRAW:
                 return I.DrawCard(seat, c)
+            if m.phase is Phase.SHOW:
+                return I.ShowCard(seat, c)
             return I.Play(seat, c)
         h = m.hand
         if zone == DEAL_ZONE:
@@ -331,13 +337,14 @@ class Referee:
         counters = dict(self.counters)  # reader statistics count what arrived, undone or not
         self.entries = []
         self.setup, self.match = None, None
-        self._zone_seen, self._zone_deal = {}, -1
+        self._zone_last, self._zone_deal = {}, -1
         for e in kept:  # rebuild silently: the state is the replay of what remains
             self.entries.append(e)
             self._apply(e)
         self.counters = counters
         if undone.kind == SIGHTING:
-            what = f"{undone.payload.get('card') or 'a tag'} at {zone_label(str(undone.payload.get('zone')))}"
+            where = zone_label(str(undone.payload.get("zone")), self.setup.seats if self.setup else None)
+            what = f"{undone.payload.get('card') or 'a tag'} at {where}"
         else:
             what = str(undone.payload.get("name"))
         return [self._event(entry.seq, entry.at, {"event": "undone", "undone_seq": undone.seq,
@@ -366,4 +373,12 @@ class Referee:
 
     def public_events(self, after: int = 0) -> list[TableEvent]:
         with self._lock:
-            return [e for e in self.events if "private_to" not in e and e["seq"] > after]
+            return [e for e in self.events if e["seq"] > after and sees(PUBLIC, e)]
+
+    def admin_state(self) -> dict[str, Any]:
+        """The public state with every revoke proof filled in: for the admin page only
+        (behind the PIN), which must still see what proves a flag."""
+        with self._lock:
+            state = self.public_state()
+            state["view"] = self.match.admin_view() if self.match else None
+            return state

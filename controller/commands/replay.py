@@ -10,13 +10,24 @@ import sys
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("replay", help="referee a table log (JSON lines) and print the table events as JSON lines")
     p.add_argument("log", help="table log file ('-' for standard input)")
-    p.add_argument("--public", action="store_true", help="only events the public may see")
+    p.add_argument("--audience", default="admin", metavar="WHO",
+                   help="whose events to print: public, admin (default: every event, each refusal "
+                        "once in its full text) or seat:N (the public ones and seat N's own)")
+    p.add_argument("--public", dest="audience", action="store_const", const="public",
+                   help="same as --audience public")
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from controller.journal import LogFormatError, import_log
+    from controller.notices import parse_audience, sees
     from controller.table import Referee
+
+    try:
+        audience = parse_audience(args.audience)
+    except ValueError as err:
+        print(f"courtpiece replay: {err}", file=sys.stderr)
+        return 2
 
     try:
         if args.log == "-":
@@ -29,7 +40,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     referee = Referee()
     for event in referee.replay(log.entries):
-        if args.public and "private_to" in event:
-            continue
-        print(json.dumps(event, sort_keys=True))
+        if sees(audience, event):
+            print(json.dumps(event, sort_keys=True))
     return 0

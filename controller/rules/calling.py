@@ -109,7 +109,8 @@ class Calling:
         if not self.dealt_mode:
             raise WrongPhase("cards are not read at the deal in 'played' mode")
         if self.phase not in (Phase.DEAL, Phase.CALL) or h.deal_index >= 52:
-            raise TooManyCards(f"a 53rd card: all 52 are dealt ({CARDS[move.card]})")
+            raise TooManyCards(f"all 52 cards are already dealt, so {CARDS[move.card]} is not counted: "
+                               "no hand gets a 53rd card")
         c = int(move.card)
         seat = h.deal_order[h.deal_index]
         if c in h.dealt_set:

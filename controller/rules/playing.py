@@ -44,6 +44,7 @@ from .options import (
 )
 from .piles import collect
 from .proofs import flag_revoke, show_played_proof
+from .refusals import after_hand_end, seen_again
 from .scoring import Tally, award_courts
 from .trick import is_cut, trick_winner
 
@@ -67,6 +68,9 @@ class Playing:
         h = self.hand
         if self.phase is not Phase.PLAY:
             if self.phase in (Phase.DEAL, Phase.CALL):
+                late = after_hand_end(self, move.seat, int(move.card))  # type: ignore[arg-type]
+                if late is not None:
+                    raise WrongPhase(late)
                 if not h.deal_complete:
                     raise WrongPhase(f"the deal is not finished ({h.deal_index} of 52 cards seen)")
                 raise WrongPhase("play waits for the trump call" if h.auction is None or h.auction.done
@@ -75,6 +79,8 @@ class Playing:
         seat, c = move.seat, int(move.card)
         if not 0 <= seat <= 3:
             raise OutOfTurn(f"there is no seat {seat}")
+        if c in h.played:  # already on the table: read again, or from the wrong seat
+            raise CardSeenTwice(seen_again(self, seat, c))  # type: ignore[arg-type]
         if h.pending is None and h.correction_from is None:
             # The common case, kept short: no correction open, the turn is the next seat.
             n = len(h.trick)
@@ -123,7 +129,7 @@ class Playing:
         if h.played_count[seat] >= 13:
             raise NoCardsLeft(f"{self._named(seat)} has no cards left")
         if c in h.played:
-            raise CardSeenTwice(f"{CARDS[c]} has already been played this hand")
+            raise CardSeenTwice(seen_again(self, seat, c))  # type: ignore[arg-type]
         if self.dealt_mode:
             if c not in h.holdings[seat]:
                 owner = next(s for s in range(4) if c in h.holdings[s])

@@ -146,6 +146,13 @@ def admin_router(referee: Referee, gate: Gate, table_log: Callable[[], str] | No
         shown = [e for e in (public_event(ev) for ev in events) if e is not None]
         return JSONResponse({"events": shown})
 
+    @r.get("/admin/api/state")
+    def admin_state(request: Request) -> JSONResponse:
+        """The state with every revoke proof: a proving card may still be in a hand, so
+        the public state names it only once the rules make it public."""
+        gate.require_admin(request)
+        return JSONResponse(referee.admin_state(), headers={"Cache-Control": "no-store"})
+
     @r.get("/admin/api/log")
     def download_log(request: Request) -> PlainTextResponse:
         gate.require_admin(request)

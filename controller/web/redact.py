@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.notices import NOTICE_EVENTS, public_copy, scrub
+from controller.notices import NOTICE_EVENTS, PUBLIC, public_copy, scrub, sees
 
 __all__ = ["NOTICE_EVENTS", "public_event", "scrub"]
 
 
 def public_event(event: dict[str, Any]) -> dict[str, Any] | None:
     """The public copy of a table event, or None when it is for one seat (or the admin) only."""
-    if "private_to" in event:
+    if not sees(PUBLIC, event):
         return None
     return dict(public_copy(event))

@@ -44,7 +44,7 @@ def test_unknown_tag_is_a_table_event_not_a_crash(journal):
     r = started(journal)
     out = r.sighting(CardSeen("seat2", "", 2.0, "hub"), tag="DEADBEEF")
     assert out[0]["event"] == "unknown-tag"
-    assert out[0]["message"] == "unknown tag at seat 2's spot"
+    assert out[0]["message"] == "unknown tag at Chetan's spot"  # the name given in new-match
     assert r.counters["unknown_tags"] == 1
     assert len(list(journal.entries())) == 2  # still journaled: nothing is lost
 
@@ -157,7 +157,8 @@ def test_public_notices_name_no_card_the_admin_copy_does(journal):
     public = [e for e in out if "private_to" not in e]
     admin = [e for e in out if e.get("private_to") == "admin"]
     assert [e["event"] for e in public] == ["impossible"] and admin
-    assert text not in json.dumps(public) and f"seat {other}" in admin[0]["message"]
+    names = r.setup.seats
+    assert text not in json.dumps(public) and names[other] in admin[0]["message"]
     assert text in admin[0]["message"]
     r.command("undo", at=100.0)
     assert text not in json.dumps(r.public_events())

@@ -101,6 +101,6 @@ def test_a_tag_that_is_no_card_of_the_deck_is_reported(table):
     hub.place("seat2", "0A0B0C0D")
     assert seen.wait(10)
     public = [e for e in r.events if e["event"] == "unknown-tag" and "private_to" not in e]
-    assert [e["message"] for e in public] == ["unknown tag at seat 2's spot"]
+    assert [e["message"] for e in public] == ["unknown tag at Seat 2's spot"]  # no names given: "Seat N"
     admin = [e for e in r.events if e["event"] == "unknown-tag" and e.get("private_to") == "admin"]
     assert [e["tag"] for e in admin] == ["0A0B0C0D"]

@@ -2,9 +2,11 @@
 
 Secrets come from the truth, not from the public view: the cards the bots actually hold
 (every card not yet played, dealt or not), the face-down trump and its suit while it is
-hidden, and face-down discards not yet shown. The only hand cards the public may see are
-the proofs of revoke flags the rules published, and a flagged card that was seen face
-up before it was taken back into the hand.
+hidden, and face-down discards not yet shown. A card is hidden until it is played face
+up or the rules reveal it: the trump turned up, a revoke's proof shown (``proof-shown``,
+once it is played or the hand ends), a card that lay face up before it was taken back.
+A revoke proof is held to that rule like any other card: naming it in a flag does not
+make it public.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 from controller.bots import BotTable
 from controller.rules.cards import Card, Suit
-from controller.rules.events import HandStarted, RevokeFlagged
+from controller.rules.events import CardTakenBack, HandStarted, ProofShown, RevokeFlagged
 from controller.table import Referee
 
 CARD_TOKEN = re.compile(r"\b(?:[2-9TJQKA])[SHDC]\b")
@@ -36,12 +38,15 @@ class Secrets:
         return bool(self.cards or self.suit)
 
 
-def secrets_now(referee: Referee, bots: BotTable) -> Secrets:
+def secrets_now(referee: Referee, bots: BotTable | None = None) -> Secrets:
+    """What is secret now. Without ``bots``, the hands are the engine's (dealt mode)."""
     m = referee.match
     assert m is not None
     h = m.hand
-    bots.sync()
-    held = set().union(*bots.hands) | set().union(*h.holdings)
+    held = set().union(*h.holdings)
+    if bots is not None:
+        bots.sync()
+        held |= set().union(*bots.hands)
     hidden: set[int] = set(held - h.played)
     if h.trump is not None and not h.trump_public and h.trump_card is not None:
         hidden.add(h.trump_card)
@@ -53,8 +58,10 @@ def secrets_now(referee: Referee, bots: BotTable) -> Secrets:
     for e in reversed(m.events):
         if isinstance(e, HandStarted):
             break
-        if isinstance(e, RevokeFlagged):  # the proof, and a flagged card taken back, were seen
-            shown |= {int(c) for c in (e.proof, e.card) if c is not None}
+        if isinstance(e, (RevokeFlagged, CardTakenBack)) and e.card is not None:
+            shown.add(int(e.card))  # it lay face up on the table before it went back
+        elif isinstance(e, ProofShown):
+            shown.add(int(e.card))  # played since, or the hand is over
     suit = Suit(h.trump).name if h.trump is not None and not h.trump_public else None
     return Secrets(referee.public_state()["seq"], {Card(c).text for c in hidden - shown}, suit)
 

@@ -62,8 +62,10 @@ def _seqs(raw: str) -> list[int]:
     return [m["state"]["seq"] if "state" in m else m["event"]["seq"] for m in _msgs(raw)]
 
 
-#: What a finishing hand shows, by the rules: the hidden trump, face-down discards, the last card.
-SHOWN_AT_HAND_END = {"trump-revealed": "card", "face-down-shown": "card", "play-accepted": "card"}
+#: What a finishing hand shows, by the rules: the hidden trump, face-down discards, revoke
+#: proofs, the last card.
+SHOWN_AT_HAND_END = {"trump-revealed": "card", "face-down-shown": "card", "play-accepted": "card",
+                     "proof-shown": "card"}
 
 
 def old_hand_secrets(before: Secrets, events: list[dict]) -> Secrets | None:
@@ -75,7 +77,7 @@ def old_hand_secrets(before: Secrets, events: list[dict]) -> Secrets | None:
         return None
     old = [e for e in events[: kinds.index("hand-started")] if "private_to" not in e]
     shown = {e[SHOWN_AT_HAND_END[e["event"]]] for e in old if e["event"] in SHOWN_AT_HAND_END}
-    shown |= {e[k] for e in old if e["event"] == "revoke-flagged" for k in ("proof", "card")}
+    shown |= {e["card"] for e in old if e["event"] in ("revoke-flagged", "card-taken-back")}
     suit = None if "trump-revealed" in kinds else before.suit
     return Secrets(before.seq, before.cards - shown, suit)
 

@@ -2,7 +2,7 @@
 // the server gave this session; the cookie itself is HttpOnly and SameSite=Strict.
 import { initI18n, onLanguage, t } from "./i18n.js";
 import { connect } from "./live.js";
-import { el, render } from "./render.js";
+import { el, render, revokeShown } from "./render.js";
 
 let csrf = "";
 const status = document.querySelector("#status");
@@ -90,5 +90,18 @@ await initI18n(document.querySelector("#lang"));
 await session();
 await loadPresets();
 const root = document.body;
-const store = connect((s) => render(root, s), (up) => { root.dataset.live = up ? "1" : "0"; });
+// The public stream never names a proof still in a hand; the admin fetches the proofs.
+let proofsFor = "";
+async function fetchProofs(s) {
+  const f = revokeShown(s);
+  const key = f ? `${s.state?.seq}` : "";
+  if (!f || f.proof || key === proofsFor) return;
+  proofsFor = key;
+  const r = await fetch("/admin/api/state", { credentials: "same-origin" });
+  if (!r.ok) return;
+  const v = (await r.json()).view;
+  s.proofs = (v?.revokes || []).map((x) => ({ ...x, hand: v.hand }));
+  render(root, s);
+}
+const store = connect((s) => { render(root, s); fetchProofs(s); }, (up) => { root.dataset.live = up ? "1" : "0"; });
 onLanguage(() => { if (store.state) render(root, store); });

@@ -49,15 +49,22 @@ function limitText(v) {
 
 // The flag to show: a pending ruling (until it is resolved), else a flag the rules
 // settled at once, until play moves on.
+// A proof is public only once its card is played or the hand is over; the admin page
+// puts the proofs it may see in store.proofs ({hand, seat, trick, proof}).
 export function revokeShown(store) {
   const v = store.state?.view;
   if (!v) return null;
+  let f = store.flag;
   if (v.pending_revoke) {
     const p = v.pending_revoke;
     const flag = [...(v.revokes || [])].reverse().find((r) => r.seat === p.seat) || {};
-    return { ...flag, seat: p.seat, card: p.card ?? flag.card, rule: p.rule || flag.rule, pending: true };
+    f = { ...flag, seat: p.seat, card: p.card ?? flag.card, rule: p.rule || flag.rule, pending: true };
   }
-  return store.flag;
+  if (f && !f.proof) {
+    const known = (store.proofs || []).find((r) => r.hand === v.hand && r.seat === f.seat && r.trick === f.trick && r.proof);
+    if (known) f = { ...f, proof: known.proof };
+  }
+  return f;
 }
 
 function renderTrick(root, state) {
