@@ -14,7 +14,8 @@ frames for comparison: the same outlines read by plain template matching against
 rendered index glyphs (the classic contour-and-template approach).
 Ends with one summary line: ``vision found=… both_right_pct=… wrong_sure=… median_ms=…``
 for singles, ``vision_scenes cards=… right_pct=… wrong=… wrong_sure=…`` for scenes
-(``wrong_sure``: wrong reads at confidence ≥ 0.9, which should never happen).
+(``wrong_sure``: wrong reads at confidence ≥ 0.9, which should never happen;
+``right_doubted``: right reads below 0.5, which the tracker would not yet count).
 """
 
 from __future__ import annotations
@@ -140,7 +141,7 @@ def bench_singles(
     paths: list[Path], detector: CardDetector, baseline: TemplateBaseline, show: bool
 ) -> str:
     """One card per photo: found, rank/suit right, and wrong reads the reader was sure of."""
-    found = rank_ok = suit_ok = both_ok = base_ok = wrong_sure = 0
+    found = rank_ok = suit_ok = both_ok = base_ok = wrong_sure = right_doubted = 0
     times, base_times = [], []
     for p in paths:
         img = load_frame(p)
@@ -162,6 +163,7 @@ def bench_singles(
             suit_ok += best[-1] == truth[-1]
             both_ok += best == truth
             wrong_sure += best != truth and top.confidence >= SURE
+            right_doubted += best == truth and top.confidence < 0.5
             if best != truth and show:
                 print(f"miss {p.name}: read {best} ({top.confidence:.2f})")
         elif show:
@@ -180,7 +182,7 @@ def bench_singles(
     )
     return (
         f"vision images={len(times)} found={found} rank_right_pct={pct(rank_ok):.1f} suit_right_pct={pct(suit_ok):.1f} "
-        f"both_right_pct={pct(both_ok):.1f} wrong_sure={wrong_sure} median_ms={med:.2f} rss_mb={rss_mb():.0f} "
+        f"both_right_pct={pct(both_ok):.1f} wrong_sure={wrong_sure} right_doubted={right_doubted} median_ms={med:.2f} rss_mb={rss_mb():.0f} "
         f"baseline_both_right_pct={pct(base_ok):.1f} baseline_median_ms={base_med:.2f}"
     )
 

@@ -55,6 +55,25 @@ def _suit_proba(p_shape: np.ndarray, redness: float) -> np.ndarray:
 
 #: Both corners reading the same card at least this surely need no second opinion.
 SURE = 0.9
+FACES = ("J", "Q", "K")
+#: Confidence ceilings when the body's pips contradict the index: plainly (more pips
+#: than the rank, or a row of them on a face card), and mildly (fewer, which a covered
+#: or glared pip also explains). The first is below the tracker's 0.5, so it waits for a
+#: better frame; the second only stops the read counting as sure.
+PIPS_CONTRADICT = 0.3
+PIPS_SHORT = 0.6
+
+
+def pip_cap(rank: str, pips: Pips | None) -> float:
+    """The most confidence a read of ``rank`` may have given the body's pips."""
+    if pips is None or pips.count < 2:
+        return 1.0
+    if rank in FACES:
+        return PIPS_CONTRADICT if pips.count >= 4 else 1.0
+    value = 1 if rank == "A" else 10 if rank in ("T", "10") else int(rank)
+    if pips.count > value:
+        return PIPS_CONTRADICT
+    return 1.0 if pips.count == value else PIPS_SHORT
 
 
 def _sure(reads: list[CornerRead]) -> bool:
@@ -94,8 +113,12 @@ class CardReader:
         """Each corner's best reading, with the body's pips multiplied in when given."""
         if pips is not None:
             if 2 <= pips.count <= 10:
+                # the count adds weight to a spot rank, but never outvotes a corner that
+                # reads a face card (a picture's ornaments can look like pips); a
+                # disagreement lowers the confidence instead (:func:`pip_cap`)
                 pr = pr.copy()
-                pr[:, RANKS.index(str(pips.count))] *= PIP_COUNT_WEIGHT
+                spot = np.array([RANKS[int(i)] not in FACES for i in pr.argmax(axis=1)])
+                pr[spot, RANKS.index(str(pips.count))] *= PIP_COUNT_WEIGHT
                 pr /= pr.sum(axis=1, keepdims=True)
             ps = ps * np.append(PIP_FLOOR + pips.suit_proba, PIP_FLOOR + 0.25)
             ps /= ps.sum(axis=1, keepdims=True)
@@ -129,10 +152,20 @@ class CardReader:
             return CardRead(None, 0.0, (None,) * len(found))
         pr, ps = self.index_proba(present)
         first = self.corner_reads(pr, ps)
+        # The body's pips: a vote when the index alone is not sure, and always a check
+        # on what it says — a sure read the pips contradict must not stay sure.
+        pips = read_pips(card_bgr, self.model)
         if len(first) == 2 and _sure(first):
-            return self._decide(found, first)
-        # not sure from the index alone: ask the pips too (they cost a few milliseconds)
-        return self._decide(found, self.corner_reads(pr, ps, read_pips(card_bgr, self.model)))
+            res = self._decide(found, first)
+        else:
+            res = self._decide(found, self.corner_reads(pr, ps, pips))
+        if res.card is None:
+            return res
+        cap = pip_cap(res.card[:-1], pips)
+        if pips is not None and pips.count >= 2 and pips.suit_proba.max() > 0.8:
+            if SUITS[int(pips.suit_proba.argmax())] != res.card[-1]:
+                cap = min(cap, PIPS_SHORT)  # the pips show another suit
+        return CardRead(res.card, min(res.confidence, cap), res.corners)
 
     def _decide(self, found: list[IndexGlyphs | None], reads_: list[CornerRead]) -> CardRead:
         reads = iter(reads_)

@@ -1,0 +1,65 @@
+"""Confidence that means something: a read the body's pips contradict is never sure."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import CardDetector, render
+from vision.pips import Pips
+from vision.reader import PIPS_CONTRADICT, PIPS_SHORT, SURE, pip_cap
+from vision.synth import card_face
+
+
+def pips(count: int) -> Pips:
+    return Pips(np.array([0.0, 1.0, 0.0, 0.0]), count)
+
+
+@pytest.mark.parametrize(
+    ("rank", "count", "cap"),
+    [
+        ("9", 9, 1.0),  # agree
+        ("Q", 9, PIPS_CONTRADICT),  # a row of pips on a "queen": the index misread
+        ("Q", 2, 1.0),  # a court card's two big suit signs are no contradiction
+        ("5", 7, PIPS_CONTRADICT),  # more pips than the rank
+        ("A", 3, PIPS_CONTRADICT),
+        ("5", 3, PIPS_SHORT),  # fewer: covered or glared pips, or a 3 read as a 5
+        ("T", 10, 1.0),
+        ("7", 1, 1.0),  # no count to speak of
+    ],
+)
+def test_pip_count_caps_confidence(rank: str, count: int, cap: float) -> None:
+    assert pip_cap(rank, pips(count)) == cap
+    assert pip_cap(rank, None) == 1.0
+
+
+def with_pips(card: str, n: int) -> np.ndarray:
+    """``card``'s face (index in its corners) with ``n`` pips of its suit in the body,
+    laid in two or three columns as a real spot card has them."""
+    face = card_face(card)
+    h, w = face.shape[:2]
+    face[int(h * 0.08) : int(h * 0.92), int(w * 0.2) : int(w * 0.8)] = face[2, w // 2]
+    pip = render.suit_mask_shape(card[-1], 64)
+    ph = int(h * 0.11)
+    pip = cv2.resize(pip, (int(pip.shape[1] * ph / pip.shape[0]), ph)) > 127
+    cols = (0.33, 0.67) if n <= 6 else (0.33, 0.5, 0.67)
+    rows = -(-n // len(cols))
+    ink = np.array((30, 30, 200) if card[-1] in "HD" else (25, 25, 25), np.uint8)
+    for i in range(n):
+        cx = int(w * cols[i % len(cols)]) - pip.shape[1] // 2
+        cy = int(h * (0.18 + 0.64 * (i // len(cols)) / max(rows - 1, 1))) - ph // 2
+        face[cy : cy + ph, cx : cx + pip.shape[1]][pip] = ink
+    return cv2.resize(face, (200, 300), interpolation=cv2.INTER_AREA)
+
+
+def test_a_queens_index_over_nine_pips_is_not_read_surely() -> None:
+    """The misread seen on a small real card (9H read QH at 0.99 with nine pips in view):
+    whatever the index says, nine pips forbid a sure queen."""
+    res = CardDetector().read_card(with_pips("QH", 9))
+    assert res.card is None or res.confidence <= PIPS_CONTRADICT
+
+
+def test_a_spot_card_whose_pips_agree_stays_sure() -> None:
+    res = CardDetector().read_card(with_pips("9H", 9))
+    assert res.card == "9H" and res.confidence >= SURE
