@@ -299,8 +299,6 @@ class Referee:
         if seat is not None:
             if m.phase is Phase.DRAW:
                 return I.DrawCard(seat, c)
-            if m.phase is Phase.SHOW:
-                return I.ShowCard(seat, c)
             return I.Play(seat, c)
         h = m.hand
         if zone == DEAL_ZONE:
