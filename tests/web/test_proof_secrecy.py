@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "service"))
 from secrets_check import leaks, secrets_now  # noqa: E402
 from tablekit import STORY_HANDS, deal_sightings, see  # noqa: E402
 
+from controller.narrate import describe  # noqa: E402
 from controller.table import Referee  # noqa: E402
 from controller.web.app import create_app  # noqa: E402
 
@@ -98,6 +99,8 @@ def test_a_proof_in_hand_is_private_until_played_then_public():
     assert "QH" not in flag["detail"] and flag["detail"] == "did not follow hearts"
     assert "QH" not in json.dumps(public_surfaces(r))
     assert not leaks(r.public_state(), secrets_now(r)) and not leaks(r.public_events(), secrets_now(r))
+    spoken = [describe(e, NAMES) or "" for e in r.public_events()]  # voice, terminal
+    assert "!! REVOKE by Chand: did not follow hearts" in spoken and not any("QH" in line for line in spoken)
     mine = r.seat_state(2)["view"]
     assert mine["pending_revoke"]["proof"] == "QH" and mine["revokes"][0]["proof"] == "QH"
     assert r.seat_state(0)["view"]["pending_revoke"]["proof"] is None  # another seat: no
@@ -108,6 +111,7 @@ def test_a_proof_in_hand_is_private_until_played_then_public():
     shown = [e for e in out if e["event"] == "proof-shown"]
     assert [(e["seat"], e["card"], e["trick"], e["reason"]) for e in shown] == [(2, "QH", 1, "played")]
     assert r.public_state()["view"]["revokes"][0]["proof"] == "QH"
+    assert describe(shown[0], NAMES) == "the proof of Chand's revoke in trick 1: QH"
 
 
 def test_a_proof_never_played_is_shown_when_the_hand_ends():

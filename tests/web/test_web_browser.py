@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1] / "service"))
 
+from tablekit import STORY_HANDS, deal_sightings, see  # noqa: E402
 from webdrive import BotDriver, LiveServer, new_match  # noqa: E402
 
 from controller.table import Referee  # noqa: E402
@@ -154,3 +156,34 @@ def test_seats_go_round_the_felt_the_way_play_goes_round(browser, preset, next_i
         assert (one["x"] > three["x"]) == (next_is_on_the == "right")
         assert not errors
         page.close()
+
+
+def test_the_admin_sees_the_proof_the_table_screen_does_not(browser):
+    """Chand trumps a heart holding the queen of hearts: the table screen says he held
+    hearts; only the admin page, behind the PIN, shows the QH."""
+    referee = Referee()
+    new_match(referee, "court-piece")
+    order = deal_sightings(STORY_HANDS)
+    for c in order[:20]:
+        see(referee, "deal", c)
+    referee.command("call-trump", {"suit": "S"})
+    for c in order[20:]:
+        see(referee, "deal", c)
+    with LiveServer(create_app(referee, admin_pin="424242")) as server:
+        table, terrors = _open(browser, server.url + "/table", width=1280, height=720)
+        admin, aerrors = _open(browser, server.url + "/admin", width=1280, height=900)
+        admin.fill("#pin", "424242")
+        admin.locator("#login button").click()
+        expect(admin.locator("#panel")).to_be_visible()
+        see(referee, "seat1", "2H")
+        see(referee, "seat2", "AC")
+        banner = table.locator("#revoke")
+        expect(banner).to_be_visible()
+        expect(banner).to_contain_text("Chand")
+        expect(banner).to_contain_text("while holding ♥ Hearts")
+        expect(banner.locator('[data-card="AC"]')).to_be_visible()
+        expect(banner.locator('[data-card="QH"]')).to_have_count(0)
+        expect(admin.locator('[data-role="revoke"] [data-card="QH"]')).to_be_visible()
+        assert terrors == [] and aerrors == []
+        table.close()
+        admin.close()

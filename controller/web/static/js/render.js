@@ -149,6 +149,8 @@ function renderRevoke(root, store) {
   setText(root, "revoke-who", f.card ? t("revoke.banner", { name: seatName(state, f.seat), card: "" }) : t("revoke.banner.nocard", { name: seatName(state, f.seat) }));
   $(root, "revoke-card").forEach((e) => e.replaceChildren(f.card ? cardNode(f.card) : ""));
   $(root, "revoke-proof").forEach((e) => e.replaceChildren(...(f.proof ? [t("revoke.proof", { proof: "" }), cardNode(f.proof)] : [])));
+  // the suit he held and did not play: public; which card of it, only once it is (proof)
+  setText(root, "revoke-suit", f.suit ? t("revoke.suit", { suit: suitText(f.suit) }) : "");
   setText(root, "revoke-rule", f.rule ? tOr("rule", f.rule) : "");
   setText(root, "revoke-detail", f.detail || "");
   setText(root, "revoke-pending", f.pending ? t("revoke.pending") : "");
