@@ -13,8 +13,11 @@ we need at a few inputs per second.
 
 Failure is loud. When a write fails (read-only file system, full SD card, file taken
 away), :meth:`Journal.append` raises :class:`JournalError` and the journal refuses every
-later append until it is reopened: a referee that cannot record plays must stop taking
-them instead of silently refereeing from memory.
+later append until it is reopened or :meth:`Journal.resume` finds it can write again: a
+referee that cannot record plays must stop taking them instead of silently refereeing
+from memory. The file's identity (device and inode) is checked around every append, so
+a state directory deleted or replaced under a running service is a failure too, and
+one no retry can cure: SQLite would go on writing into the deleted file.
 
 The same inputs travel as a *table log* (JSON lines, see :func:`export_log` and
 :func:`import_log`), which is what ``courtpiece replay`` reads.
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Mapping
@@ -58,6 +62,19 @@ _SCHEMA: tuple[str, ...] = (
 
 class JournalError(Exception):
     """The journal cannot record inputs (or cannot be opened); the referee must stop."""
+
+
+class JournalMoved(JournalError):
+    """The journal file was deleted or replaced while open: writing on would lose inputs."""
+
+
+def file_identity(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of ``path``, or None when nothing is there."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,8 +128,32 @@ class Journal:
         self._conn: sqlite3.Connection | None = conn
         self._lock = threading.Lock()
         self._failure: str | None = None
+        self._moved = False
+        self._identity = file_identity(path)
 
     # -- opening -------------------------------------------------------------------
+
+    @classmethod
+    def open_readonly(cls, path: str | Path) -> Journal:
+        """Open an existing journal for reading only (``courtpiece export``).
+
+        SQLite's read-only mode never checkpoints, truncates or deletes the write-ahead
+        log, so reading a journal (the live one, or a copy on read-only media) never
+        changes it. Appending to the result raises :class:`JournalError`.
+        """
+        path = Path(path)
+        if not path.is_file():
+            raise JournalError(f"no journal at {path}")
+        uri = "file:" + _uri_path(path) + "?mode=ro"
+        try:
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA query_only = 1")
+            conn.execute("SELECT COUNT(*) FROM meta").fetchone()
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot read journal {path}: {_describe(exc)}") from exc
+        journal = cls(path, conn)
+        journal._failure = "opened read-only"
+        return journal
 
     @classmethod
     def open(
@@ -159,8 +200,7 @@ class Journal:
             raise JournalError(f"journal {path}: WAL mode unavailable here (got {mode!r})")
         conn.execute("PRAGMA synchronous = FULL")
         if max_bytes is not None:
-            page_size = conn.execute("PRAGMA page_size").fetchone()[0]
-            conn.execute(f"PRAGMA max_page_count = {max(1, int(max_bytes) // page_size)}")
+            _cap(conn, max_bytes)
         conn.execute("BEGIN IMMEDIATE")
         try:
             for statement in _SCHEMA:
@@ -198,6 +238,7 @@ class Journal:
         text = _check_fields(kind, payload, at, source)
         with self._lock:
             conn = self._writable()
+            self._check_identity(conn)
             try:
                 conn.execute("BEGIN IMMEDIATE")
                 cur = conn.execute(
@@ -208,9 +249,53 @@ class Journal:
             except sqlite3.Error as exc:
                 self._fail(conn, f"journal {self.path} cannot record input: {_describe(exc)}")
                 raise JournalError(self._failure) from exc
+            # Checked again after the commit: a file swapped during it took the input away.
+            self._check_identity(conn)
             seq = cur.lastrowid
             assert seq is not None
             return seq
+
+    def _check_identity(self, conn: sqlite3.Connection) -> None:
+        now = file_identity(self.path)
+        if now is not None and now == self._identity:
+            return
+        what = "was deleted" if now is None else "was replaced by another file"
+        self._moved = True
+        self._fail(conn, f"journal {self.path} {what} while the referee was running "
+                         "(state directory removed or swapped?); restart the service")
+        raise JournalMoved(self._failure)
+
+    def resume(self) -> bool:
+        """Try appending again after a failed write; True if the journal takes appends now.
+
+        A full card or a read-only remount can pass (space freed, card fixed), so the
+        referee calls this from time to time while halted. The file must still be the one
+        that was opened: a journal deleted or replaced never resumes.
+        """
+        with self._lock:
+            if self._conn is None or self._moved:
+                return False
+            if self._failure is None:
+                return True
+            if file_identity(self.path) != self._identity:
+                return False
+            try:
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                return False
+            self._failure = None
+            return True
+
+    def set_max_bytes(self, max_bytes: int) -> None:
+        """Change the size cap of :meth:`open` (room given back: a later resume can write)."""
+        with self._lock:
+            _cap(self._open_conn(), max_bytes)
+
+    @property
+    def retryable(self) -> bool:
+        """Whether :meth:`resume` may cure the failure (False once the file was taken away)."""
+        return self._failure is not None and not self._moved
 
     def _writable(self) -> sqlite3.Connection:
         if self._conn is None:
@@ -290,6 +375,18 @@ class Journal:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def _cap(conn: sqlite3.Connection, max_bytes: int) -> None:
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    conn.execute(f"PRAGMA max_page_count = {max(1, int(max_bytes) // page_size)}")
+
+
+def _uri_path(path: Path) -> str:
+    """``path`` quoted for an SQLite ``file:`` URI (``?`` and ``#`` would end the path)."""
+    from urllib.parse import quote
+
+    return quote(str(path.absolute()), safe="/")
 
 
 def _meta(conn: sqlite3.Connection, key: str) -> str | None:

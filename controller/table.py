@@ -34,6 +34,8 @@ Subscriber = Callable[[TableEvent], None]
 
 SIGHTING = "sighting"
 COMMAND = "command"
+#: inputs held in memory while the journal cannot write (a few minutes of play); more are refused
+MAX_HELD = 2000
 
 
 @dataclass
@@ -89,6 +91,10 @@ class Referee:
         self.setup: MatchSetup | None = None
         self.match: Match | None = None
         self.halted: str | None = None
+        #: inputs that arrived while the journal could not write, for when it can again
+        self._held: list[Entry] = []
+        #: inputs refused (not held) during the current halt
+        self.refused = 0
         self.counters: dict[str, int] = {"unknown_tags": 0, "duplicates": 0, "impossible": 0, "other_deck": 0}
         #: the card that came to rest last on each zone, this deal: read again, it is a
         #: reader repeat; any other card already seen is the engine's to judge
@@ -163,20 +169,13 @@ class Referee:
 
     def _take(self, kind: str, payload: dict[str, Any], at: float, source: str) -> list[TableEvent]:
         with self._lock:
-            if self.halted:
-                ev = self._event(self._seq, at, {"event": "input-refused", "message": self.halted})
-                self._publish([ev])
-                return [ev]
+            if self.halted and not self._resume_journal():
+                return self._hold(Entry(0, at, source, kind, payload))
             if self.journal is not None:
                 try:
                     seq = self.journal.append(kind, payload, at, source)
                 except JournalError as err:
-                    self.halted = f"the journal cannot be written ({err}); the referee has stopped taking plays"
-                    ev = self._event(self._seq, at, {"event": "journal-failed", "message": self.halted})
-                    self.events.append(ev)
-                    self._publish([ev])
-                    log.critical(self.halted)
-                    return [ev]
+                    return self._journal_failed(err, Entry(0, at, source, kind, payload))
             else:
                 seq = self._seq + 1
             out = self._process(Entry(seq, at, source, kind, payload))
@@ -184,6 +183,68 @@ class Referee:
             # whichever thread (reader, button, web) brought them.
             self._publish(out)
         return out
+
+    # ---------------------------------------------------------------- a journal that fails
+    def _journal_failed(self, err: JournalError, entry: Entry) -> list[TableEvent]:
+        """Halt: nothing is refereed that is not journaled. The input is held if a retry may
+        still record it (a full card), refused if not (the journal file was taken away)."""
+        self.halted = f"the journal cannot be written ({err}); the referee has stopped taking plays"
+        ev = self._event(self._seq, entry.at, {"event": "journal-failed", "message": self.halted})
+        self.events.append(ev)
+        self._publish([ev])
+        log.critical(self.halted)
+        return [ev, *self._hold(entry, publish_refusal=False)]
+
+    def _hold(self, entry: Entry, *, publish_refusal: bool = True) -> list[TableEvent]:
+        """While halted: keep the input for the journal's recovery, or refuse it loudly."""
+        j = self.journal
+        if j is not None and j.retryable and len(self._held) < MAX_HELD:
+            self._held.append(entry)
+            ev = self._event(self._seq, entry.at, {
+                "event": "input-held", "held": len(self._held),
+                "message": f"{len(self._held)} input(s) held until the journal can be written again"})
+        else:
+            self.refused += 1
+            ev = self._event(self._seq, entry.at, {
+                "event": "input-refused", "refused": self.refused, "message": self.halted or ""})
+            if not publish_refusal:
+                return [ev]
+        self._publish([ev])
+        return [ev]
+
+    def retry_journal(self) -> bool:
+        """Try the halted journal again (called every few seconds); True once it writes."""
+        with self._lock:
+            return self._resume_journal()
+
+    def _resume_journal(self) -> bool:
+        """Record and referee the held inputs, in order, if the journal writes again."""
+        j = self.journal
+        if not self.halted:
+            return True
+        if j is None or not j.retryable or not j.resume():
+            return False
+        recorded = 0
+        while self._held:
+            e = self._held[0]
+            try:
+                seq = j.append(e.kind, e.payload, e.at, e.source)
+            except JournalError:
+                return False  # still failing: stay halted, keep the rest held
+            self._held.pop(0)
+            recorded += 1
+            self._publish(self._process(Entry(seq, e.at, e.source, e.kind, e.payload)))
+        self.halted = None
+        msg = f"the journal writes again; {recorded} input(s) held meanwhile were recorded"
+        if self.refused:
+            msg += f"; {self.refused} input(s) were refused while it could not"
+        ev = self._event(self._seq, time.time(), {"event": "journal-resumed", "recorded": recorded,
+                                                  "refused": self.refused, "message": msg})
+        self.refused = 0
+        self.events.append(ev)
+        self._publish([ev])
+        log.warning(msg)
+        return True
 
     # ---------------------------------------------------------------- the one path
     def _process(self, entry: Entry) -> list[TableEvent]:
