@@ -297,6 +297,29 @@ class Journal:
         """Whether :meth:`resume` may cure the failure (False once the file was taken away)."""
         return self._failure is not None and not self._moved
 
+    def import_entries(self, entries: Iterable[Entry]) -> int:
+        """Write entries with their own sequence numbers (a journal rebuilt from a damaged
+        one keeps the numbers its table log and events used); returns how many."""
+        rows = [(e.seq, float(e.at), e.source, e.kind, _dumps(e.payload)) for e in entries]
+        with self._lock:
+            conn = self._writable()
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                conn.executemany("INSERT INTO inputs (seq, at, source, kind, payload) VALUES (?, ?, ?, ?, ?)", rows)
+                conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                self._fail(conn, f"journal {self.path} cannot import inputs: {_describe(exc)}")
+                raise JournalError(self._failure) from exc
+        return len(rows)
+
+    def check(self) -> None:
+        """Read the whole file once (SQLite's ``quick_check``); raise sqlite3.DatabaseError
+        if a page is damaged, so start-up finds it rather than the first undo."""
+        with self._lock:
+            rows = self._open_conn().execute("PRAGMA quick_check").fetchall()
+        if rows != [("ok",)]:
+            raise sqlite3.DatabaseError("database disk image is malformed: " + "; ".join(r[0] for r in rows[:3]))
+
     def _writable(self) -> sqlite3.Connection:
         if self._conn is None:
             raise JournalError(f"journal {self.path} is closed")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from controller.config import Config
 from controller.deckmap import DeckMap, LookupKind
-from controller.journal import Journal
+from controller.journal_repair import Damage, open_journal
 from controller.sightings import CardSeen, ReaderFault, TagSeen
 from controller.table import Referee
 
@@ -24,16 +24,22 @@ class TableService:
     config: Config
     referee: Referee
     decks: DeckMap | None
+    #: what start-up found wrong with the journal (None: it was whole)
+    damage: Damage | None = None
 
     @classmethod
     def open(cls, config: Config, decks: DeckMap | None) -> TableService:
+        """Open the journal (rebuilt from what can be read if it is damaged) and replay it."""
         config.state_dir.mkdir(parents=True, exist_ok=True)
-        journal = Journal.open(config.state_dir / "journal.sqlite3")
+        journal, damage = open_journal(config.state_dir / "journal.sqlite3")
         referee = Referee(journal)
         replayed = referee.restore()
         if replayed:
             log.info("resumed from the journal: %d inputs replayed", replayed)
-        return cls(config, referee, decks)
+        if damage is not None:
+            log.error(damage.message)
+            referee.journal_damaged(damage.message)
+        return cls(config, referee, decks, damage)
 
     def start_default_match(self) -> None:
         """A fresh table starts the configured match, so a Pi is ready after boot."""

@@ -95,6 +95,8 @@ class Referee:
         self._held: list[Entry] = []
         #: inputs refused (not held) during the current halt
         self.refused = 0
+        #: start-up found the journal damaged (what was saved, where the file is kept)
+        self.damaged: str | None = None
         self.counters: dict[str, int] = {"unknown_tags": 0, "duplicates": 0, "impossible": 0, "other_deck": 0}
         #: the card that came to rest last on each zone, this deal: read again, it is a
         #: reader repeat; any other card already seen is the engine's to judge
@@ -211,6 +213,14 @@ class Referee:
                 return [ev]
         self._publish([ev])
         return [ev]
+
+    def journal_damaged(self, message: str) -> None:
+        """Start-up rebuilt the journal from a damaged file: say so now, and in every state."""
+        with self._lock:
+            self.damaged = message
+            ev = self._event(self._seq, time.time(), {"event": "journal-damaged", "message": message})
+            self.events.append(ev)
+        self._publish([ev])
 
     def retry_journal(self) -> bool:
         """Try the halted journal again (called every few seconds); True once it writes."""
@@ -360,6 +370,8 @@ class Referee:
         if seat is not None:
             if m.phase is Phase.DRAW:
                 return I.DrawCard(seat, c)
+            if m.phase is Phase.SHOW:
+                return I.ShowCard(seat, c)
             return I.Play(seat, c)
         h = m.hand
         if zone == DEAL_ZONE:
@@ -421,6 +433,7 @@ class Referee:
                 "setup": self.setup.to_dict() if self.setup else None,
                 "view": self.match.public_view() if self.match else None,
                 "halted": self.halted,
+                "journal_damaged": self.damaged,
                 "seq": self._seq,
                 "counters": dict(self.counters),
             }

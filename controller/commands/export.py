@@ -1,9 +1,21 @@
-"""``courtpiece export``: write the journal as a table log (the format ``replay`` reads)."""
+"""``courtpiece export``: write the journal as a table log (the format ``replay`` reads).
+
+Export only reads. It opens the journal with SQLite's read-only mode, which never
+checkpoints or deletes the write-ahead log (a normal connection, closing last, would
+fold the log into the file -- and drop every frame after a damaged one). A journal on
+read-only media is read from a private copy; a damaged journal is read from its bytes
+(:mod:`controller.salvage`) with a warning, never repaired here.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from controller.journal import Entry
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -16,10 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from controller.config import ConfigError, load_config
-    from controller.journal import Journal, JournalError, export_log
+    from controller.journal import JournalError
 
     try:
         state = Path(args.state_dir) if args.state_dir else load_config(args.config).state_dir
@@ -31,17 +41,53 @@ def run(args: argparse.Namespace) -> int:
         print(f"courtpiece export: no journal at {path}", file=sys.stderr)
         return 2
     try:
-        journal = Journal.open(path)
+        header, entries = read_journal(path)
     except JournalError as err:
         print(f"courtpiece export: {err}", file=sys.stderr)
         return 2
-    try:
-        if args.output:
-            with open(args.output, "w", encoding="utf-8") as f:
-                n = export_log(journal, f)
-        else:
-            n = export_log(journal, sys.stdout)
-    finally:
-        journal.close()
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            n = write_log(header, entries, f)
+    else:
+        n = write_log(header, entries, sys.stdout)
     print(f"{n} inputs exported", file=sys.stderr)
     return 0
+
+
+def read_journal(path: Path) -> tuple[dict[str, Any], list[Entry]]:
+    """The header and entries of the journal at ``path``, without changing a byte of it."""
+    import shutil
+    import tempfile
+
+    from controller.journal import Journal, JournalError
+    from controller.salvage import damage, salvage
+
+    reason = damage(path)
+    if reason is not None:
+        rescued = salvage(path)
+        print(f"courtpiece export: journal damaged ({reason}); exporting the {len(rescued.entries)} "
+              "inputs read from its bytes", file=sys.stderr)
+        return rescued.header, rescued.entries
+    try:
+        with Journal.open_readonly(path) as journal:
+            return journal.header, list(journal.entries())
+    except JournalError:
+        pass  # read-only media without a -shm file: read a private copy instead
+    with tempfile.TemporaryDirectory(prefix="courtpiece-export-") as tmp:
+        for suffix in ("-wal", ""):  # the log first: a checkpoint in between loses nothing
+            part = Path(str(path) + suffix)
+            if part.exists():
+                shutil.copyfile(part, Path(tmp) / (path.name + suffix))
+        with Journal.open_readonly(Path(tmp) / path.name) as journal:
+            return journal.header, list(journal.entries())
+
+
+def write_log(header: dict[str, Any], entries: list[Entry], file: TextIO) -> int:
+    """The table log: the header line, then one line per input (``journal.export_log``'s framing)."""
+    import json
+
+    from controller.journal import LOG_VERSION, write_entries
+
+    line = json.dumps({**header, "type": "header", "version": LOG_VERSION}, sort_keys=True, separators=(",", ":"))
+    file.write(line + "\n")
+    return write_entries(entries, file)
