@@ -18,7 +18,7 @@ def table_input(move: Any) -> tuple[str, dict[str, Any]]:
     """``(SIGHTING, {zone, card})`` or ``(COMMAND, {name, ...args})`` for an engine move."""
     if isinstance(move, I.Deal):
         return SIGHTING, {"zone": "deal", "card": move.card.text}
-    if isinstance(move, (I.Play, I.DrawCard)):
+    if isinstance(move, (I.Play, I.DrawCard, I.ShowCard)):
         return SIGHTING, {"zone": f"seat{move.seat}", "card": move.card.text}
     if isinstance(move, (I.HideTrump, I.ShowTrump)) and move.card is not None:
         return SIGHTING, {"zone": "trump", "card": move.card.text}
@@ -41,6 +41,7 @@ _COMMANDS: dict[type, Any] = {
     I.ApplyPenalty: lambda m: ("apply-penalty", {}),
     I.PlayOn: lambda m: ("play-on", {"play_on": m.play_on}),
     I.RequestRedeal: lambda m: ("redeal", {"seat": m.seat}),
+    I.SkipShowing: lambda m: ("skip-showing", {}),
     I.TakeBack: lambda m: ("correction-made", {"seat": m.seat}),
     I.MoveTimeout: lambda m: ("move-timeout", {"seat": m.seat}),
     I.TimeUp: lambda m: ("time-up", {}),

@@ -21,11 +21,12 @@ from controller.rules.options import AskRule, CallerRule, TrumpCall
 
 class BotTable:
     def __init__(self, match: Match, rng: random.Random, *, revoke_rate: float = 0.0,
-                 correct_rate: float = 0.5) -> None:
+                 correct_rate: float = 0.5, skip_show_rate: float = 0.0) -> None:
         self.match = match
         self.rng = rng
         self.revoke_rate = revoke_rate
         self.correct_rate = correct_rate
+        self.skip_show_rate = skip_show_rate
         self._deal_seen = -1
         self.hands: list[set[int]] = [set(), set(), set(), set()]
         self.deck: list[int] = []
@@ -68,7 +69,17 @@ class BotTable:
             return self._before_play(h)
         if m.phase is Phase.PLAY:
             return self._in_play(h)
+        if m.phase is Phase.SHOW:
+            return self._show(h)
         raise RuntimeError("the match is over")
+
+    def _show(self, h: Hand) -> Any:
+        """A suspected seat lays its remaining cards face up, one at a time, in any order."""
+        if self.rng.random() < self.skip_show_rate:
+            return I.SkipShowing()
+        seat = min(h.show_asked)
+        left = sorted(self.hands[seat] - h.played - h.shown[seat])
+        return I.ShowCard(seat, CARDS[self.rng.choice(left)])
 
     def _before_play(self, h: Hand) -> Any:
         m = self.match

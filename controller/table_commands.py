@@ -78,6 +78,8 @@ def to_engine_input(match: Match, name: str, args: dict[str, Any]) -> Any | None
         if match.phase is Phase.PLAY and len(h.trick) == 4:
             return I.CloseTrick()
         return None
+    if name == "skip-showing":
+        return I.SkipShowing() if match.phase is Phase.SHOW else None
     if name == "move-timeout":
         return I.MoveTimeout(_seat(args, turn, "move timer"))
     if name == "time-up":
@@ -90,5 +92,5 @@ def to_engine_input(match: Match, name: str, args: dict[str, Any]) -> Any | None
 COMMANDS = (
     "new-match", "undo", "call-trump", "hide-trump", "trump-by-card", "bid", "pass",
     "open-challenge", "ask-trump", "reveal-trump", "redeal", "correction-made",
-    "apply-penalty", "play-on", "confirm", "move-timeout", "time-up", "end-match",
+    "apply-penalty", "play-on", "confirm", "skip-showing", "move-timeout", "time-up", "end-match",
 )

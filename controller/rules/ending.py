@@ -45,6 +45,7 @@ class Ending:
     tally: Tally
     seat_names: tuple[str, ...]
     _named: Callable[[int | None], str]  # from Calling: a seat as the table calls it
+    _ask_to_show: Callable[[Outcome, list[Event]], bool]  # from Showing
 
     # ------------------------------------------------------------------ hand end
     def _check_hand_end(self, finished: int, out: list[Event]) -> None:
@@ -132,7 +133,13 @@ class Ending:
         reason = "first seven tricks" if self._first_seven_by(w) else "seven tricks"
         self._end_hand(Outcome(w, (c0, c1), reason, sweep=self._first_seven_by(w)), out)
 
-    def _forfeit(self, seat: int, court: bool, out: list[Event]) -> None:
+    def _forfeit(self, seat: int, court: bool, out: list[Event], *, trick: int | None = None,
+                 how: str = "") -> None:
+        """The revoking side loses the hand. ``trick``: when the revoke happened (default:
+        this trick); ``how``: how it came to light, added to the reason."""
+        self._end_hand(self._forfeit_outcome(seat, court, trick, how), out)
+
+    def _forfeit_outcome(self, seat: int, court: bool, trick: int | None, how: str = "") -> Outcome:
         h = self.hand
         w = 1 - team_of(seat)
         o = self.options
@@ -140,19 +147,23 @@ class Ending:
         bid_made = None
         if o.scoring is Scoring.BID and h.caller is not None:
             bid_made = w == team_of(h.caller)
-        self._end_hand(Outcome(w, (c0, c1), f"revoke by {self._named(seat)}", forfeit_by=seat,
-                               revoke_court=court and o.scoring is Scoring.COURTS, bid_made=bid_made), out)
+        return Outcome(w, (c0, c1), f"revoke by {self._named(seat)}{how}", forfeit_by=seat,
+                       revoke_trick=h.trick_no if trick is None else trick,
+                       revoke_court=court and o.scoring is Scoring.COURTS, bid_made=bid_made)
 
     def _end_hand(self, outcome: Outcome, out: list[Event]) -> None:
         h = self.hand
         o = self.options
-        if o.reveal_at_hand_end:
-            if h.trump is not None and not h.trump_public:
-                self._reveal("the hand is over", out)
-            for seat, c, trick in h.face_down:
-                if not o.show_caller_discards:
-                    out.append(FaceDownShown(seat, CARDS[c], trick))
-        show_proofs_at_hand_end(h, o, out)
+        if not h.show_done:
+            if o.reveal_at_hand_end:
+                if h.trump is not None and not h.trump_public:
+                    self._reveal("the hand is over", out)
+                for seat, c, trick in h.face_down:
+                    if not o.show_caller_discards:
+                        out.append(FaceDownShown(seat, CARDS[c], trick))
+            show_proofs_at_hand_end(h, o, out)
+            if self._ask_to_show(outcome, out):
+                return
         if not self.dealt_mode:
             for seat in range(4):
                 for suit in sorted(h.voids[seat]):

@@ -236,6 +236,40 @@ class SuspicionCleared(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ShowAsked(Event):
+    """Played mode, hand over: ``seat`` is asked to show its remaining cards, because it
+    played off ``suits`` in ``tricks`` (the same order) and nothing has proven it since."""
+
+    seat: int
+    suits: tuple[Suit, ...]
+    tricks: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardShown(Event):
+    """A card a suspected seat showed at the hand's end: public from now on."""
+
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class ShowingSkipped(Event):
+    """The table did not show: these seats' voids were cleared without being checked."""
+
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandResultChanged(Event):
+    """A revoke proven at the hand's end changed who won it."""
+
+    team_before: int
+    team: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class TrickWon(Event):
     trick: int
     winner: int

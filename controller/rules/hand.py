@@ -12,6 +12,7 @@ class Phase(StrEnum):
     CALL = "call"  # waiting for the trump call or the auction
     PLAY = "play"
     PLAY_ON = "play-on"  # the winners of a 7-0 start are choosing
+    SHOW = "show"  # played mode, hand over: suspected seats show their remaining cards
     OVER = "over"  # the match is over
 
 
@@ -103,6 +104,13 @@ class Hand:
     streak_courts: list[int] = field(default_factory=lambda: [0, 0])  # trick-streak courts
     courts_won: list[int] = field(default_factory=lambda: [0, 0])  # every court of this hand
     started: bool = False  # any input has touched this hand
+    #: Showing at the hand's end: the voids each asked seat still has to answer for,
+    #: the cards each seat has shown, and the revokes proven so far (seat, trick).
+    show_asked: dict[int, dict[int, tuple[int, int, str]]] = field(default_factory=dict)
+    shown: list[set[int]] = field(default_factory=lambda: [set(), set(), set(), set()])
+    show_proven: list[tuple[int, int]] = field(default_factory=list)
+    show_done: bool = False
+    show_outcome: object | None = None  # the hand's result, held while seats show
 
     @property
     def deal_complete(self) -> bool:

@@ -137,6 +137,19 @@ class RequestRedeal:
 
 
 @dataclass(frozen=True, slots=True)
+class ShowCard:
+    """Played mode, hand over: a suspected seat shows one of its remaining cards."""
+
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class SkipShowing:
+    """The table declines to show the suspected hands: the voids go unchecked."""
+
+
+@dataclass(frozen=True, slots=True)
 class MoveTimeout:
     """The referee's move timer ran out for a seat (a table event only)."""
 
@@ -156,5 +169,5 @@ class EndMatch:
 Input = (
     DrawCard | Deal | Bid | Pass | OpenChallenge | CallTrump | ShowTrump | CallTrumpByCard
     | TrumpCardTurned | HideTrump | AskTrump | RevealTrump | Play | TakeBack | ApplyPenalty
-    | CloseTrick | PlayOn | RequestRedeal | MoveTimeout | TimeUp | EndMatch
+    | CloseTrick | PlayOn | RequestRedeal | ShowCard | SkipShowing | MoveTimeout | TimeUp | EndMatch
 )

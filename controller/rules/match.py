@@ -35,11 +35,13 @@ from .options import (
 )
 from .playing import Playing
 from .scoring import Tally
+from .showing import Showing
 
 
-class Match(Calling, Playing, Ending):
+class Match(Calling, Playing, Ending, Showing):
     """One match at one table. The work is split by stage of the hand: ``Calling`` (the
-    deal and the call), ``Playing`` (cards and tricks), ``Ending`` (hand and match end);
+    deal and the call), ``Playing`` (cards and tricks), ``Ending`` (hand and match end),
+    ``Showing`` (played mode: suspected hands shown at the hand's end);
     this class holds the state, the input dispatch and the queries."""
 
     def __init__(self, options: Options, *, first_dealer: int = 0, knowledge: str = DEALT,
@@ -225,6 +227,8 @@ _HANDLERS = {
     I.ApplyPenalty: Match._on_penalty,
     I.PlayOn: Match._on_play_on,
     I.RequestRedeal: Match._on_redeal,
+    I.ShowCard: Match._on_show_card,
+    I.SkipShowing: Match._on_skip_showing,
     I.MoveTimeout: Match._on_timeout,
     I.TimeUp: Match._on_time_up,
     I.EndMatch: Match._on_end,

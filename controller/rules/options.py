@@ -139,6 +139,8 @@ class Options:
     reveal_on_lead: bool = _opt(True, "hidden trump: the caller may reveal when leading, then leads trump")
     show_caller_discards: bool = _opt(False, "hidden trump: the caller's face-down discards are shown at once")
     reveal_at_hand_end: bool = _opt(True, "a hidden trump and face-down discards are shown when the hand ends")
+    show_at_hand_end: bool = _opt(True, "played mode: when the hand ends, a seat that played off a suit and "
+                                  "never showed it since shows its remaining cards")
     redeal_low_five: bool = _opt(False, "the caller may ask for a redeal when his five are all below a jack")
     redeal_seven_trumps: bool = _opt(False, "redeal when the caller holds 7 or more trumps")
     bid_min: int = _opt(9, "band rung: lowest bid")

@@ -239,16 +239,23 @@ class Playing:
         claim = h.voids[seat].get(c // 13)
         if claim is None:
             return False
-        trick, card_then, rule = claim
         del h.voids[seat][c // 13]
-        face_down = any(fd[1] == card_then for fd in h.face_down)
         shown = not any(fd[1] == c for fd in h.face_down) or self.options.show_caller_discards
-        flag_revoke(h, out, seat, None if face_down else card_then, trick, rule, c // 13, c,
-                    f"held {Suit(c // 13).title} when it did not play one in trick {trick}", proof_seen=shown)
+        self._flag_void_proof(seat, c, claim, shown, out)
         if self.options.revoke_penalty in (RevokePenalty.RANG, RevokePenalty.COURT):
-            self._forfeit(seat, True, out)
+            self._forfeit(seat, True, out, trick=claim[0])
             return True
         return False
+
+    def _flag_void_proof(self, seat: int, c: int, claim: tuple[int, int, str], shown: bool,
+                         out: list[Event]) -> None:
+        """Flag the revoke a void claim hid, now that card ``c`` of that suit has appeared
+        (played later, or shown at the hand's end)."""
+        h = self.hand
+        trick, card_then, rule = claim
+        face_down = any(fd[1] == card_then for fd in h.face_down)
+        flag_revoke(h, out, seat, None if face_down else card_then, trick, rule, c // 13, c,
+                    f"held {Suit(c // 13).title} when it did not play one in trick {trick}", proof_seen=shown)
 
     def _take_back(self, seat: int, out: list[Event]) -> None:
         h = self.hand

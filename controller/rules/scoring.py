@@ -22,7 +22,9 @@ class Outcome:
     tricks: tuple[int, int]
     reason: str
     forfeit_by: int | None = None  # seat whose revoke ended the hand
+    revoke_trick: int | None = None  # the trick of that revoke
     revoke_court: bool = False
+    revoke_reason: str = ""  # what the revoke's court is for (default: ``reason``)
     sweep: bool = False  # the winners took the first seven tricks
     all_thirteen: bool = False
     bid_made: bool | None = None
@@ -66,9 +68,11 @@ def award_courts(tally: Tally, hand: Hand, team: int, courts: int, reason: str) 
 def _courts(tally: Tally, hand: Hand, out: Outcome, opts: Options) -> list[Event]:
     events: list[Event] = []
     w = out.winner
-    if out.revoke_court:
-        events.append(award_courts(tally, hand, w, 1, out.reason))  # "revoke by <seat's name>"
-    elif out.all_thirteen and (opts.court_all_thirteen or opts.goon_court):
+    if out.revoke_court:  # "revoke by <seat's name>"
+        events.append(award_courts(tally, hand, w, 1, out.revoke_reason or out.reason))
+    # A forfeited hand has neither a sweep nor all thirteen; a hand the revoker's side had
+    # already lost keeps the courts it earned, and the revoke's court comes on top.
+    if out.all_thirteen and (opts.court_all_thirteen or opts.goon_court):
         goon = opts.goon_court and team_of(hand.dealer) == w
         total = opts.goon_court if goon else opts.court_all_thirteen
         total -= hand.streak_courts[w]  # trick-streak courts already given this hand

@@ -38,6 +38,18 @@ def _flags_this_hand(m: Match, seat: int | None, admin: bool) -> list[dict[str, 
     return flags
 
 
+def _showing(m: Match) -> list[dict[str, Any]]:
+    """Who is still asked to show, for which suits, and what each has shown (public once
+    shown); the cards not yet shown stay hidden."""
+    h = m.hand
+    return [{"seat": seat,
+             "suits": [Suit(s).name for s in sorted(claims, key=lambda s: claims[s][0])],
+             "tricks": sorted(claim[0] for claim in claims.values()),
+             "shown": [Card(c).text for c in sorted(h.shown[seat])],
+             "left": 13 - h.played_count[seat] - len(h.shown[seat])}
+            for seat, claims in sorted(h.show_asked.items())]
+
+
 def public_view(m: Match) -> dict[str, Any]:
     return _view(m, None, False)
 
@@ -98,6 +110,7 @@ def _view(m: Match, seat: int | None, admin: bool) -> dict[str, Any]:
         "revokes": revokes,
         "play_on_team": h.play_on_team if m.phase is Phase.PLAY_ON else None,
         "playing_on": h.playing_on,
+        "showing": _showing(m) if m.phase is Phase.SHOW else None,
         "history": list(m.history),
         "last_hand": m.history[-1] if m.history else None,
         "match_end": {"kind": o.match_end.value, "target": o.match_target, "time_up": m.time_up},

@@ -131,12 +131,15 @@ def scenes() -> Iterator[Scene]:
     s.command("play-on", play_on=False)
     yield s
 
-    s = Scene("court-piece-played", "court-piece", "played", "voids noted in played mode, cleared at hand end",
-              ["void-shown", "suspicion-cleared", "courts-scored"])
+    s = Scene("court-piece-played", "court-piece", "played",
+              "a revoke the hand's end would hide, proven when the suspect shows his cards",
+              ["void-shown", "show-asked", "card-shown", "revoke-flagged", "hand-result-changed"])
     s.new_match(0).command("call-trump", suit="S")
-    for lead in SWEEP_SEVEN:
+    s.trick(1, "AS 7S 4D TS")  # Dua discards a diamond although he holds spades
+    for lead in ("AH 7H 4H JH", "KH 6H 3H TH", "QH 5H 2H 9H", "AD 8D 3D JD", "KD 7D 2D TD", "QD 6D 5C 9D"):
         s.trick(1, lead)
-    s.command("play-on", play_on=False)
+    s.command("play-on", play_on=False)  # seven-nil for Bilal and Dua; Dua is asked to show
+    s.seen("seat3", "4S")  # the first card he shows is a spade: his side forfeits the hand
     yield s
 
     s = Scene("double-sir-dealt", "double-sir", "dealt", "the centre pile: partners do not chain, two running take it (002)",

@@ -21,6 +21,7 @@ from controller.rules import PRESETS, ImpossibleInput, Match, Phase, preset
 from controller.rules import inputs as I
 from controller.rules.cards import CARDS, Card
 from controller.rules.events import (
+    CardShown,
     CardTakenBack,
     CourtsScored,
     FaceDownPlayed,
@@ -126,6 +127,8 @@ def _shown_by_rule(e: object) -> str | None:
         return e.card.text  # it lay face up on the table before it went back
     if isinstance(e, FaceDownShown):
         return e.card.text  # turned up when the hand ended
+    if isinstance(e, CardShown):
+        return e.card.text  # shown by a suspected seat when the hand ended
     return None
 
 

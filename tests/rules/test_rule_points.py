@@ -693,7 +693,8 @@ def test_played_mode_revoke_proven_by_a_later_card() -> None:
 
 
 def test_played_mode_suspicions_cleared_at_hand_end() -> None:
-    """Referee: a void never contradicted is cleared when the hand ends."""
+    """Referee: a void never contradicted is cleared when the hand ends, once the seat
+    has shown its remaining cards and none is of that suit."""
     hands = complete_deal(["", "", "", ""], voids={2: "S"})
     m = Match(preset("court-piece"), first_dealer=0, knowledge="played")
     m.apply(I.CallTrump(1, Suit.H))
@@ -704,10 +705,13 @@ def test_played_mode_suspicions_cleared_at_hand_end() -> None:
     for seat, c in plays:
         if m.phase is Phase.PLAY_ON:
             events += m.apply(I.PlayOn(False))
-        if m.hand is not h:
+        if m.hand is not h or m.phase is Phase.SHOW:
             break
         events += m.apply(I.Play(seat, c))
     assert (2, Suit.S) in [(v.seat, v.suit) for v in of_type(events, VoidShown)]
+    while m.phase is Phase.SHOW:
+        seat = min(h.show_asked)
+        events += m.apply(I.ShowCard(seat, next(c for c in hands[seat] if c not in h.played | h.shown[seat])))
     cleared = [(s.seat, s.suit) for s in of_type(events, SuspicionCleared)]
     assert (2, Suit.S) in cleared
     assert not of_type(events, RevokeFlagged)
