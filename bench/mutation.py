@@ -36,6 +36,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tarfile
@@ -54,6 +55,14 @@ TESTS = "tests/rules"
 MAX_WORKERS = 2
 SNAPSHOT_NOTE = "snapshot.txt"
 FALLBACK_NOTE = "unattributed.json"
+# A pytest plugin for the snapshot only: the property tests (random whole matches, the
+# slow ones) run after the scenario tests, so a mutant a scenario catches costs little.
+# It changes the order of the tests, never which tests run.
+ORDER_PLUGIN = "courtpiece_mutation_order"
+ORDER_PLUGIN_CODE = """\
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: "test_properties" in item.nodeid)
+"""
 AS_MUTMUT = "--as-mutmut"  # internal: this file run as mutmut's command line
 HYPOTHESIS_SEED = "0"
 # mutmut exit codes (its stats.status_by_exit_code): 1 and 3 are failing tests, 0 a
@@ -207,13 +216,15 @@ def make_snapshot(workdir: Path, ref: str | None) -> str:
         with tarfile.open(fileobj=io.BytesIO(git("archive", commit, *parts))) as archive:
             archive.extractall(workdir, filter="data")
         described = f"commit {commit}"
-    pytest_args = ["-p", "no:cacheprovider", f"--hypothesis-seed={HYPOTHESIS_SEED}"]
+    (workdir / f"{ORDER_PLUGIN}.py").write_text(ORDER_PLUGIN_CODE)
+    pytest_args = ["-p", "no:cacheprovider", "-p", ORDER_PLUGIN, f"--hypothesis-seed={HYPOTHESIS_SEED}"]
     (workdir / "pyproject.toml").write_text(
         "[tool.mutmut]\n"
         f"source_paths = [{json.dumps(PACKAGE)}]\n"
         f"only_mutate = [{json.dumps(MUTATED + '/*')}]\n"
         f"pytest_add_cli_args = {json.dumps(pytest_args)}\n"
         f"pytest_add_cli_args_test_selection = [{json.dumps(TESTS)}]\n"
+        f"also_copy = [{json.dumps(ORDER_PLUGIN + '.py')}]\n"
         "use_git_change_detection = false\n"
         "\n[tool.pytest.ini_options]\n"
         'addopts = "-q --import-mode=importlib"\n'
@@ -231,9 +242,15 @@ def mutmut(workdir: Path, args: list[str], quiet: bool) -> None:
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     out = subprocess.DEVNULL if quiet else None
     command = [sys.executable, str(Path(__file__).resolve()), AS_MUTMUT, *args]
-    done = subprocess.run(command, cwd=workdir, env=env, stdout=out, check=False)
-    if done.returncode != 0:
-        raise SystemExit(f"mutmut {args[0]} failed with exit code {done.returncode}")
+    # Its own process group, so that stopping this script stops mutmut's workers too.
+    child = subprocess.Popen(command, cwd=workdir, env=env, stdout=out, start_new_session=True)
+    try:
+        code = child.wait()
+    except BaseException:
+        os.killpg(child.pid, signal.SIGKILL)
+        raise
+    if code != 0:
+        raise SystemExit(f"mutmut {args[0]} failed with exit code {code}")
 
 
 def run_unattributed(workdir: Path, names: list[str], workers: int) -> dict[str, int]:
@@ -243,7 +260,7 @@ def run_unattributed(workdir: Path, names: list[str], workers: int) -> dict[str,
     at import (the event-kind table) is called by no test, yet every test would fail on
     it. So these mutants get the full rules suite, stopping at the first failure, and
     the verdict is honest either way. Returns pytest's exit code per mutant."""
-    base = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+    base = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", ORDER_PLUGIN,
             f"--hypothesis-seed={HYPOTHESIS_SEED}", TESTS]
     codes: dict[str, int] = {}
     waiting = list(names)
@@ -311,6 +328,7 @@ def with_diff(workdir: Path, mutant: Mutant, source: Path) -> Mutant:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     os.nice(10)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # kill: stop the workers too
     equivalents = load_equivalents()
     workdir: Path = args.workdir.resolve()
     if args.report:

@@ -1,0 +1,221 @@
+"""What the engine hands to the rest of the referee, pinned where mutation testing found no
+rules test looking: who may see an event, the views, the must-ask hint, option data,
+suit text, and a refused input that had already moved something.
+
+These are the places where a wrong engine leaks a card or mis-seats a play without any
+verdict of the hand changing; see docs/mutation.md.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from tablehelp import (  # noqa: E402
+    band_rung_auction,
+    banded_hands,
+    card,
+    complete_deal,
+    deal,
+    deal_first_batch,
+    of_type,
+    play,
+    play_script,
+    script_tricks,
+    snapshot,
+    strong_hands,
+)
+
+from controller.rules import Match, OutOfTurn, Phase, Suit, WrongPhase, preset  # noqa: E402
+from controller.rules import inputs as I  # noqa: E402
+from controller.rules.events import (  # noqa: E402
+    MatchOver,
+    RevokeFlagged,
+    RevokeProof,
+    TrumpCalled,
+    TrumpSetSecretly,
+    is_public,
+    visible_to,
+)
+from controller.rules.options import Options, option_help, to_plain  # noqa: E402
+
+# ---------------------------------------------------------------------------- audiences
+
+
+def test_a_seats_secret_is_shown_to_that_seat_only() -> None:
+    """The hidden trump card is told to its caller and nobody else; a public event is
+    everyone's, the public screen included."""
+    secret = TrumpSetSecretly(2, Suit.H, card("7H"))
+    assert not is_public(secret)
+    assert [visible_to(secret, s) for s in (None, 0, 1, 2, 3)] == [False, False, False, True, False]
+    called = TrumpCalled(2, Suit.H, "announced", None)
+    assert is_public(called)
+    assert [visible_to(called, s) for s in (None, 0, 1, 2, 3)] == [True] * 5
+
+
+def test_a_revoke_proof_reaches_the_offender_and_the_admin_not_the_table() -> None:
+    """A dealt-mode revoke names its proving card only to the revoker (and, through the
+    referee, the admin): the public flag and the public view never hold it."""
+    hands = banded_hands()  # seat 1 holds hearts K 8 4
+    m = Match(preset("court-piece"), first_dealer=3)
+    deal_first_batch(m, hands)
+    m.apply(I.CallTrump(0, Suit.C))
+    deal(m, hands)
+    play(m, "9H")
+    events = m.apply(I.Play(1, card("8S")))  # seat 1 could follow hearts
+    (flag,) = of_type(events, RevokeFlagged)
+    (proof,) = of_type(events, RevokeProof)
+    assert flag.proof is None and proof.seat == 1 and proof.card.suit is Suit.H
+    assert visible_to(flag, None) and not visible_to(proof, None)
+    assert [visible_to(proof, s) for s in range(4)] == [False, True, False, False]
+    assert m.public_view()["revokes"][0]["proof"] is None
+    assert m.seat_view(0)["revokes"][0]["proof"] is None
+    assert m.seat_view(1)["revokes"][0]["proof"] == proof.card.text
+    assert m.admin_view()["revokes"][0]["proof"] == proof.card.text
+    assert m.admin_view()["trump"] == "C" and "my_hand" not in m.admin_view()
+
+
+# ---------------------------------------------------------------------------- views
+
+
+def test_tricks_by_seat_counts_each_of_the_four_seats() -> None:
+    """The view's per-seat trick count has one entry per seat and follows the winners."""
+    hands = banded_hands()
+    m = Match(preset("court-piece"), first_dealer=3)
+    deal_first_batch(m, hands)
+    m.apply(I.CallTrump(0, Suit.C))
+    deal(m, hands)
+    play_script(m, script_tricks(hands, 0, [2, 2, 1], trump=Suit.C))
+    assert m.public_view()["tricks_by_seat"] == [0, 1, 2, 0]
+
+
+# ---------------------------------------------------------------------------- must ask
+
+
+def ask_table() -> tuple[Match, list]:
+    """Band rung, dealer 0: seat 1 bids and hides a heart; seats 2 and 3 hold no spades."""
+    hands = complete_deal(["", "AS KS QS 2H 3D", "", ""], voids={2: "S", 3: "S"})
+    m = Match(preset("band-rung"), first_dealer=0)
+    deal_first_batch(m, hands)
+    band_rung_auction(m, 1, 9)
+    m.apply(I.HideTrump(1, card("2H")))
+    deal(m, hands)
+    assert m.phase is Phase.PLAY and m.hand.caller == 1
+    return m, hands
+
+
+def test_only_a_void_opponent_of_the_hidden_trump_caller_must_ask() -> None:
+    """004: the caller's opponents who cannot follow must ask for the trump; his partner,
+    void too, plays freely; a player who can follow has nothing to ask; nobody asks before
+    a card is led."""
+    m, _ = ask_table()
+    assert [m.must_ask(s) for s in range(4)] == [False] * 4  # nothing led yet
+    m.apply(I.Play(1, card("AS")))
+    assert [m.must_ask(s) for s in range(4)] == [False, False, True, False]
+    m.apply(I.AskTrump(2))
+    assert [m.must_ask(s) for s in range(4)] == [False] * 4  # the trump is public now
+
+
+def test_nobody_must_ask_where_asking_is_a_choice() -> None:
+    """002's hidden rung: a player who cannot follow may ask, but is not told he must."""
+    hands = complete_deal(["AS KS QS 2H 3D", "", "", ""], voids={1: "S", 3: "S"})
+    m = Match(preset("hidden-rung"), first_dealer=3)
+    deal_first_batch(m, hands)
+    m.apply(I.HideTrump(0, card("2H")))
+    deal(m, hands)
+    m.apply(I.Play(0, card("AS")))
+    assert [m.must_ask(s) for s in range(4)] == [False] * 4
+
+
+def test_legal_plays_follow_the_led_suit_by_its_own_suit() -> None:
+    """What the admin page and the bots offer: the cards of the led suit when the seat
+    holds any (here hearts K T 8 4 of seat 1 after a heart lead), else the whole hand."""
+    hands = banded_hands()
+    m = Match(preset("court-piece"), first_dealer=3)
+    deal_first_batch(m, hands)
+    m.apply(I.CallTrump(0, Suit.C))
+    deal(m, hands)
+    assert len(m.legal_plays(0)) == 13
+    play(m, "9H")
+    assert [c.text for c in m.legal_plays(1)] == ["4H", "8H", "TH", "KH"]
+    play(m, "8H QH JH")  # seat 2 wins; every seat still holds all other suits
+    play(m, "QD")
+    assert [c.text for c in m.legal_plays(3)] == ["2D", "6D", "JD"]
+
+
+# ---------------------------------------------------------------------------- refusals
+
+
+def test_a_card_refused_after_a_play_on_choice_leaves_the_seven_nil_decision_open() -> None:
+    """A card played during the 7-0 choice counts as playing on; if that card is then
+    refused (wrong seat), the choice must not stick: the match is as it was."""
+    hands = strong_hands(0)
+    m = Match(preset("court-piece"), first_dealer=3, seat_names=["Ali", "Ben", "Cyd", "Dev"])
+    deal_first_batch(m, hands)
+    m.apply(I.CallTrump(0, Suit.S))
+    deal(m, hands)
+    play_script(m, script_tricks(hands, 0, [0] * 7, trump=Suit.S))
+    assert m.phase is Phase.PLAY_ON
+    before = snapshot(m)
+    with pytest.raises(OutOfTurn):
+        m.apply(I.Play(2, hands[2][0]))  # seat 0 leads the 8th trick, not seat 2
+    assert snapshot(m) == before and m.phase is Phase.PLAY_ON
+    assert m.seat_names == ("Ali", "Ben", "Cyd", "Dev") and m.knowledge == "dealt"
+    assert m.first_dealer == 3
+
+
+def test_a_played_mode_deal_card_refused_after_the_choice_changes_nothing() -> None:
+    """In 'played' mode no deal is read; a stray deal sighting during the 7-0 choice is
+    refused and the match (played mode, same dealer) stays as it was."""
+    hands = strong_hands(0)
+    m = Match(preset("court-piece"), first_dealer=3, knowledge="played")
+    m.apply(I.CallTrump(0, Suit.S))
+    play_script(m, script_tricks(hands, 0, [0] * 7, trump=Suit.S))
+    assert m.phase is Phase.PLAY_ON
+    before = snapshot(m)
+    with pytest.raises(WrongPhase):
+        m.apply(I.Deal(card("2C")))
+    assert snapshot(m) == before and m.knowledge == "played" and not m.dealt_mode
+
+
+def test_the_table_ends_the_match_and_nothing_more_is_taken() -> None:
+    m = Match(preset("court-piece"), first_dealer=0)
+    (over,) = of_type(m.apply(I.EndMatch()), MatchOver)
+    assert over.reason == "ended by the table" and m.phase is Phase.OVER
+    with pytest.raises(WrongPhase):
+        m.apply(I.Deal(card("2C")))
+
+
+# ---------------------------------------------------------------------------- data
+
+
+def test_options_as_data_name_every_option_and_only_the_changed_ones() -> None:
+    """Logs, the CLI and the dashboard read options as plain data in kebab-case names."""
+    o = preset("band-rung")
+    assert Options().changed_from_default() == {}
+    changed = o.changed_from_default()
+    assert changed["caller"] == "bidding" and changed["trump-calls"] == ["hidden"]
+    assert "direction" not in changed and "hand-streak" not in changed
+    full = o.to_dict()
+    assert len(full) == len(option_help())
+    assert full["deal-batches"] == [5, 4, 4] and full["bid-min"] == 9 and full["caller"] == "bidding"
+    assert to_plain(frozenset({Suit.H, Suit.S})) == [Suit.S, Suit.H]
+    names = [name for name, _, _ in option_help()]
+    assert names[0] == "direction" and "move-timer" in names and all("_" not in n for n in names)
+    (row,) = [r for r in option_help() if r[0] == "deal-batches"]
+    assert row[2] == [5, 4, 4] and row[1]
+
+
+@pytest.mark.parametrize(("text", "suit"), [("S", Suit.S), (" h", Suit.H), ("diamonds", Suit.D), ("c ", Suit.C)])
+def test_a_suit_is_read_from_its_first_letter(text: str, suit: Suit) -> None:
+    assert Suit.parse(text) is suit
+
+
+def test_a_suit_that_is_not_one_is_refused() -> None:
+    for text in ("x", "", "Z"):
+        with pytest.raises(ValueError):
+            Suit.parse(text)
