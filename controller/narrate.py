@@ -58,6 +58,16 @@ def describe(e: dict[str, Any], seats: list[str] | None = None) -> str | None:
         return f"{team()} took the first seven: play on?"
     if kind == "play-on-chosen":
         return f"{team()} " + ("play on for all thirteen" if e["play_on"] else "stop here")
+    if kind == "show-asked":
+        suits = " or ".join(SUITS[s] for s in e["suits"])
+        tricks = ", ".join(str(t) for t in e["tricks"])
+        return f"{who()}: show your cards -- you showed no {suits} in trick {tricks}"
+    if kind == "card-shown":
+        return f"{who()} shows {e['card']}"
+    if kind == "showing-skipped":
+        return "the table did not show: " + ", ".join(names[s] for s in e["seats"]) + " went unchecked"
+    if kind == "hand-result-changed":
+        return f"!! hand result changed: {e['reason']}"
     if kind == "move-timed-out":
         return f"{who()}'s time to play has run out"
     if kind == "match-over":

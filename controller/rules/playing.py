@@ -206,8 +206,8 @@ class Playing:
         show_played_proof(h, seat, c, face_down, out)
         # --- played mode: what this card proves about earlier tricks, and what it claims
         if not self.dealt_mode:
-            if self._prove_earlier(seat, c, out):
-                return
+            # The claim first: if this card also proves an earlier revoke and so ends the
+            # hand, the claim it makes now is still asked about at the hand's end.
             if led is not None and led >= 0 and suit != led and led not in h.voids[seat]:
                 h.voids[seat][led] = (h.trick_no, c, FOLLOW_SUIT)
                 out.append(VoidShown(seat, Suit(led), h.trick_no))
@@ -215,6 +215,8 @@ class Playing:
                     and not (led is not None and suit == led):
                 h.voids[seat][h.trump] = (h.trick_no, c, TRUMP_AFTER_ASK)  # type: ignore[index]
                 out.append(VoidShown(seat, Suit(h.trump), h.trick_no))  # type: ignore[arg-type]
+            if self._prove_earlier(seat, c, out):
+                return
         if violations:
             rule, proof, detail = violations[0]
             not_followed = proof // 13 if proof is not None else led if led is not None and led >= 0 and suit != led else None

@@ -189,6 +189,11 @@ export function render(root, store) {
   }
   show(root, "playon", v.play_on_team !== null && v.play_on_team !== undefined);
   setText(root, "playon-text", v.play_on_team === null ? "" : t("playon.offer", { team: teamShort(v.play_on_team) }));
+  const asked = v.showing || [];
+  show(root, "showing", asked.length > 0);
+  setText(root, "showing-text", asked.map((s) => t("show.ask", {
+    name: seatName(state, s.seat), suits: s.suits.map(suitText).join(", "), tricks: s.tricks.join(", "),
+  })).join(" · "));
   renderTrick(root, state);
   renderStreak(root, v, state);
   renderHistory(root, state);
