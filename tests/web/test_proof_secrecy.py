@@ -13,6 +13,7 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -30,12 +31,18 @@ NAMES = ["Asha", "Bilal", "Chand", "Dua"]
 
 
 def dealt(preset: str, *, call: str | None = None, hide: str | None = None) -> Referee:
-    """STORY_HANDS dealt over the deal spot, dealer 0 (Bilal, seat 1, calls and leads)."""
+    """STORY_HANDS dealt over the deal spot, dealer 0 (Bilal, seat 1, calls and leads;
+    in band rung he wins the auction with 9 first)."""
     r = Referee()
     r.command("new-match", {"preset": preset, "seats": NAMES, "first_dealer": 0, "knowledge": "dealt"})
     order = deal_sightings(STORY_HANDS)
     for c in order[:20]:
         see(r, "deal", c)
+    if preset == "band-rung":
+        r.command("bid", {"tricks": 9})
+        for _ in range(3):
+            r.command("pass")
+        assert r.match.hand.caller == 1
     if hide:
         see(r, "trump", hide)  # the caller's face-down card, laid on the trump spot
     if call:
@@ -68,13 +75,14 @@ def admin_state(r: Referee) -> dict:
         return client.get("/admin/api/state").json()
 
 
-def test_a_hidden_trump_that_proves_a_revoke_stays_hidden():
+@pytest.mark.parametrize("preset", ["hidden-rung", "band-rung"])
+def test_a_hidden_trump_that_proves_a_revoke_stays_hidden(preset):
     """Item 6: Bilal's only diamond is his face-down trump, the 8D. A diamond is led and he
     discards face down: that is flagged, but nothing public names the 8D while the trump
     is hidden -- his seat and the admin see the proof."""
-    r = dealt("hidden-rung", hide="8D")
+    r = dealt(preset, hide="8D")
     plays(r, "1:2S", "2:AS", "3:9S", "0:6S")  # Chand wins and leads a diamond
-    out = plays(r, "2:AD", "3:6D", "0:2D", "1:2H")
+    out = plays(r, "2:KD", "3:6D", "0:2D", "1:2H")  # (not an ace after an ace: band rung)
     flag = next(e for e in out if e["event"] == "revoke-flagged")
     assert (flag["seat"], flag["rule"], flag["suit"], flag["proof"]) == (1, "face-down-not-void", "D", None)
     view = r.public_state()["view"]
