@@ -86,6 +86,16 @@ class OledSection:
 
 
 @dataclass
+class VoiceSection:
+    """The referee's spoken announcements (espeak-ng on the Pi's audio output)."""
+
+    enabled: bool = False
+    language: str = "en"  # en or ur
+    volume: int = 80  # 0-100
+    mute: bool = False
+
+
+@dataclass
 class ClubSection:
     """This table on a club's scoreboard through an MQTT broker (docs/club.md)."""
 
@@ -111,6 +121,7 @@ class Config:
     oled: OledSection = field(default_factory=OledSection)
     camera: CameraSection = field(default_factory=CameraSection)
     club: ClubSection = field(default_factory=ClubSection)
+    voice: VoiceSection = field(default_factory=VoiceSection)
     #: reader zone name -> table zone (seat0..seat3, deal, trump); identity by default
     zones: dict[str, str] = field(default_factory=lambda: {z: z for z in ALL_ZONES})
 
@@ -166,7 +177,7 @@ def load_config(path: str | Path | None) -> Config:
             continue
         target = getattr(cfg, section, None) if section in {f.name for f in fields(Config)} else None
         if target is None:
-            raise ConfigError(f"{p}: unknown section [{section}] (known: table, match, hub, web, gpio, oled, camera, club, zones)")
+            raise ConfigError(f"{p}: unknown section [{section}] (known: table, match, hub, web, gpio, oled, camera, club, voice, zones)")
         if not isinstance(values, dict):
             raise ConfigError(f"{p}: {_where(text, section, '')} must be a table")
         known = {f.name: f for f in fields(target)}
@@ -214,6 +225,10 @@ def _check(cfg: Config, p: Path, text: str) -> None:
     if not 0 < cfg.web.port < 65536:
         raise ConfigError(f"{p}: {_where(text, 'web', 'port')} must be a TCP port")
     _check_club(cfg.club, p, text)
+    if cfg.voice.language not in ("en", "ur"):
+        raise ConfigError(f"{p}: bad value for {_where(text, 'voice', 'language')}: use \"en\" or \"ur\"")
+    if not 0 <= cfg.voice.volume <= 100:
+        raise ConfigError(f"{p}: {_where(text, 'voice', 'volume')} must be 0-100")
 
 
 def _check_club(c: ClubSection, p: Path, text: str) -> None:

@@ -89,6 +89,21 @@ def start_gpio(service: TableService) -> Any:
     return signals
 
 
+def start_voice(service: TableService, speak: Any = None) -> Any:
+    """The referee's voice: public moments spoken through espeak-ng (``[voice]``)."""
+    from controller.signals.voice import Voice, VoiceSettings, espeak_available, speak_aloud
+
+    v = service.config.voice
+    if speak is None and not espeak_available():
+        log.warning("[voice] is on but espeak-ng is not installed (apt-get install espeak-ng)")
+    referee = service.referee
+    voice = Voice(VoiceSettings(v.language, v.volume, v.mute),
+                  lambda: referee.setup.seats if referee.setup else service.config.match.seats,
+                  speak or speak_aloud)
+    referee.subscribe(voice.hear)
+    return voice.start()
+
+
 def start_oled(service: TableService, device: Any = None) -> Any:
     """The small screen follows the public view after every public table event."""
     from controller.oled import OledScreen, OledSummary, open_device

@@ -87,7 +87,7 @@ check_system() {
 
 install_packages() {
 	[ "$apt" = yes ] || return 0
-	local packages=(python3-venv python3-pip python3-lgpio i2c-tools)
+	local packages=(python3-venv python3-pip python3-lgpio i2c-tools espeak-ng)
 	if [ "$kiosk" = yes ]; then
 		packages+=(cage)
 		# Raspberry Pi OS names its browser chromium-browser up to late 2024, chromium since.

@@ -29,6 +29,7 @@ def run(args: argparse.Namespace) -> int:
         start_hub,
         start_move_timer,
         start_oled,
+        start_voice,
     )
     from controller.sdnotify import Notifier
     from controller.service import TableService
@@ -54,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
     signals = start_gpio(service) if cfg.gpio.enabled else None
     if cfg.oled.enabled:
         start_oled(service)
+    if cfg.voice.enabled:
+        start_voice(service)
     camera = start_camera(service) if cfg.camera.enabled else None
     club = None
     if cfg.club.enabled:  # this table on the club's scoreboard (docs/club.md)

@@ -27,6 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--pin", default="", help="admin PIN (default: generated and printed)")
     p.add_argument("--json", action="store_true", help="print public table events as JSON lines")
+    p.add_argument("--voice", choices=["en", "ur"], help="speak the referee's announcements (needs espeak-ng)")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(handler=run)
 
@@ -72,6 +73,11 @@ def run(args: argparse.Namespace) -> int:
             print(line, flush=True)
 
     service.referee.subscribe(show)
+    if args.voice:
+        from controller.runtime import start_voice
+
+        cfg.voice.language = args.voice
+        start_voice(service)
     driver = start_hub(service, hub.port, source="virtual-hub")
     web = None if args.no_web else make_web_app(service, args.pin)
     matches = args.matches if args.matches is not None else (1 if web is None else 10**9)
