@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision.locate import LocateConfig, find_candidates, rectify, turned
+from vision.locate import WORK_SIZE, LocateConfig, find_candidates, rectify, turned
 from vision.model import Enrollment, GlyphModel
+from vision.plane import TablePlane
 from vision.reader import CardRead, CardReader
 
 #: Rectified card size (width, height): index glyphs come out roughly 25-35 px tall.
@@ -23,11 +24,18 @@ class Detection:
     quad: np.ndarray  # 4x2 float32, full-frame pixels, clockwise
     card: str | None
     confidence: float
+    #: The card's centre in table coordinates (the plane's view), when there is a plane.
+    table_center: tuple[float, float] | None = None
 
     @property
     def center(self) -> tuple[float, float]:
         c = self.quad.mean(axis=0)
         return float(c[0]), float(c[1])
+
+    @property
+    def where(self) -> tuple[float, float]:
+        """Where the card lies for zone look-up: table coordinates if known, else frame."""
+        return self.table_center if self.table_center is not None else self.center
 
 
 class CardDetector:
@@ -35,7 +43,10 @@ class CardDetector:
 
     ``enrollment`` (a file written by ``vision.enroll``) adds one deck's own glyphs.
     ``empty`` is a frame of the empty table (captured at calibration): on a light table
-    it is the surest way to tell a card from the surface.
+    it is the surest way to tell a card from the surface. ``plane`` (the table's
+    homography from calibration) makes cards be found in a top-down view of the table,
+    so their outlines have their true shape however oblique the camera; they are still
+    read from the frame itself, which is sharper than a resampled view.
     """
 
     def __init__(
@@ -44,6 +55,7 @@ class CardDetector:
         enrollment: Enrollment | str | Path | None = None,
         locate: LocateConfig | None = None,
         empty: np.ndarray | None = None,
+        plane: TablePlane | None = None,
     ) -> None:
         model = model or GlyphModel.load()
         if enrollment is not None and not isinstance(enrollment, Enrollment):
@@ -53,12 +65,29 @@ class CardDetector:
         self.reader = CardReader(model)
         self.locate = locate or LocateConfig()
         self.empty = empty
+        self.plane = plane
+        self._empty_view: tuple[int, int, np.ndarray | None] | None = None
 
     def read_card(self, card_bgr: np.ndarray) -> CardRead:
         return self.reader.read(card_bgr)
 
+    def _candidates(
+        self, frame_bgr: np.ndarray
+    ) -> tuple[list[list[np.ndarray]], TablePlane | None]:
+        """Outline groups in frame pixels, and the working-size plane they were found in."""
+        if self.plane is None:
+            return find_candidates(frame_bgr, self.locate, self.empty), None
+        small = self.plane.scaled(WORK_SIZE)
+        key = (id(self.plane), id(self.empty))
+        if self._empty_view is None or self._empty_view[:2] != key:
+            ev = small.rectify(self.empty) if self.empty is not None else None
+            self._empty_view = (*key, ev)
+        view = small.rectify(frame_bgr)
+        groups = find_candidates(view, self.locate, self._empty_view[2])
+        return [[small.to_frame(q) for q in g] for g in groups], small
+
     def detect(self, frame_bgr: np.ndarray) -> list[Detection]:
-        groups = find_candidates(frame_bgr, self.locate, self.empty)
+        groups, small = self._candidates(frame_bgr)
         # biggest outlines first: a smaller one lying wholly inside a card already read
         # is that card's picture frame or a pip, not another card (cards are one size)
         groups.sort(key=lambda g: -cv2.contourArea(g[0]))
@@ -79,7 +108,14 @@ class CardDetector:
             det = self._read_group(frame_bgr, [turned(q) for q in group])
             if det.card is not None:
                 out = [d for d in out if d.quad is not group[0]] + [det]
-        return _one_per_card(out)
+        out = _one_per_card(out)
+        if small is not None and self.plane is not None:
+            full = self.plane
+            out = [
+                replace(d, table_center=tuple(float(v) for v in full.to_table(d.quad).mean(axis=0)))
+                for d in out
+            ]
+        return out
 
     def _read_group(self, frame_bgr: np.ndarray, group: list[np.ndarray]) -> Detection:
         """Alternative outlines of one card, read in turn until one reads."""

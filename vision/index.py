@@ -116,7 +116,9 @@ def _encloses_paper(mask: np.ndarray) -> bool:
 
 
 def _has_hole(labels: np.ndarray, blob: Blob) -> bool:
-    return _encloses_paper((labels[blob.y : blob.y1, blob.x : blob.x1] == blob.label).astype(np.uint8))
+    return _encloses_paper(
+        (labels[blob.y : blob.y1, blob.x : blob.x1] == blob.label).astype(np.uint8)
+    )
 
 
 def _blobs(ink: np.ndarray) -> tuple[list[Blob], np.ndarray]:

@@ -180,5 +180,9 @@ class CardReader:
         if len(good) == 1:
             conf *= 0.8  # one corner only (the other covered): believable, less so
         else:
-            conf = 1 - (1 - good[0].confidence) * (1 - good[1].confidence)
+            # Two corners agreeing is not two independent proofs: they share the print,
+            # the blur and the light. The surer corner counts, the other only adds half
+            # its weight (0.49 and 0.84 make 0.88, not the 0.92 of independent odds).
+            hi, lo = sorted((good[0].confidence, good[1].confidence), reverse=True)
+            conf = hi + (1 - hi) * lo * 0.5
         return CardRead(texts.pop(), conf, per_corner)

@@ -14,6 +14,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.plane import TablePlane, plane_from_markers, plane_from_square
+
 
 @dataclass(frozen=True)
 class Zone:
@@ -27,10 +29,24 @@ class Zone:
 
 @dataclass
 class ZoneMap:
-    """All zones of one camera set-up, with the frame size they were marked on."""
+    """All zones of one camera set-up, with the frame size they were marked on.
+
+    ``plane`` (from calibration, optional) maps the frame to a top-down view of the
+    table; with it, cards are found in that view and zones are looked up in table
+    coordinates (:meth:`in_table`), so an oblique camera works like an overhead one.
+    """
 
     zones: list[Zone] = field(default_factory=list)
     frame_size: tuple[int, int] = (1280, 960)
+    plane: TablePlane | None = None
+    #: A frame of the empty table captured at calibration (a file beside the zone map),
+    #: the surest reference for telling cards from a light table.
+    empty_path: Path | None = None
+
+    def empty_table(self) -> np.ndarray | None:
+        if self.empty_path is None or not self.empty_path.exists():
+            return None
+        return cv2.imread(str(self.empty_path))
 
     def zone_at(self, point: tuple[float, float]) -> str | None:
         for z in self.zones:
@@ -41,18 +57,38 @@ class ZoneMap:
     def names(self) -> list[str]:
         return [z.name for z in self.zones]
 
+    def in_table(self) -> ZoneMap:
+        """The same zones in table-view coordinates (itself when there is no plane)."""
+        if self.plane is None:
+            return self
+        zones = [
+            Zone(z.name, tuple((float(x), float(y)) for x, y in self.plane.to_table(z.polygon)))
+            for z in self.zones
+        ]
+        return ZoneMap(zones, self.plane.size, None)
+
+    def with_plane(self, plane: TablePlane | None) -> ZoneMap:
+        return ZoneMap(list(self.zones), self.frame_size, plane, self.empty_path)
+
     def to_json(self) -> dict:
-        return {
+        data: dict = {
             "frame_size": list(self.frame_size),
             "zones": {z.name: [[float(x), float(y)] for x, y in z.polygon] for z in self.zones},
         }
+        if self.plane is not None:
+            data["table"] = self.plane.to_json()
+            data["table_zones"] = self.in_table().to_json()["zones"]
+        if self.empty_path is not None:
+            data["empty_table"] = self.empty_path.name
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> ZoneMap:
         zones = [
             Zone(n, tuple((float(x), float(y)) for x, y in pts)) for n, pts in data["zones"].items()
         ]
-        return cls(zones, tuple(data.get("frame_size", (1280, 960))))  # type: ignore[arg-type]
+        plane = TablePlane.from_json(data["table"]) if data.get("table") else None
+        return cls(zones, tuple(data.get("frame_size", (1280, 960))), plane)  # type: ignore[arg-type]
 
     def save(self, path: str | Path) -> None:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -60,7 +96,19 @@ class ZoneMap:
 
     @classmethod
     def load(cls, path: str | Path) -> ZoneMap:
-        return cls.from_json(json.loads(Path(path).read_text()))
+        data = json.loads(Path(path).read_text())
+        zones = cls.from_json(data)
+        if data.get("empty_table"):
+            zones.empty_path = Path(path).parent / str(data["empty_table"])
+        return zones
+
+    def save_with_empty(self, path: str | Path, empty: np.ndarray | None) -> None:
+        """Save, with ``empty`` (a frame of the empty table) as an image beside the map."""
+        if empty is not None:
+            self.empty_path = Path(path).with_name(Path(path).stem + "-empty.png")
+            self.empty_path.parent.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(self.empty_path), empty)
+        self.save(path)
 
     @classmethod
     def rectangles(
@@ -89,12 +137,14 @@ def zones_from_markers(frame_bgr: np.ndarray) -> ZoneMap:
     )
     found, ids, _ = detector.detectMarkers(frame_bgr)
     zones = []
+    quads: dict[int, np.ndarray] = {}
     if ids is not None:
         for quad, mid in zip(found, ids.ravel(), strict=True):
             name = MARKER_ZONES.get(int(mid))
             if name is None:
                 continue
             q = quad.reshape(4, 2)
+            quads[int(mid)] = q
             c = q.mean(axis=0)
             half = (
                 SPOT_SCALE / 2 * float(np.mean(np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1)))
@@ -112,7 +162,20 @@ def zones_from_markers(frame_bgr: np.ndarray) -> ZoneMap:
             )
     zones.sort(key=lambda z: z.name)
     h, w = frame_bgr.shape[:2]
-    return ZoneMap(zones, (w, h))
+    return ZoneMap(zones, (w, h), plane_from_markers(quads, (w, h)) if quads else None)
+
+
+def plane_from_zones(zones: ZoneMap) -> TablePlane | None:
+    """The table plane from the four seats' spots as marked (boxes dragged on a frame):
+    their centres lie on a square round the middle of the table. None without all four."""
+    by_name = {z.name: z for z in zones.zones}
+    seats = [by_name.get(f"seat{i}") for i in range(4)]
+    if any(z is None for z in seats):
+        return None
+    centres = np.array([np.mean(z.polygon, axis=0) for z in seats], np.float32)  # type: ignore[union-attr]
+    if abs(cv2.contourArea(centres)) < 1.0:
+        return None
+    return plane_from_square(centres, zones.frame_size)
 
 
 def marker_image(marker_id: int, side_px: int = 200) -> np.ndarray:

@@ -6,6 +6,13 @@ Two ways, both ending in the same JSON zone map (``vision.zones.ZoneMap``):
   play spots, point the camera, and run ``courtpiece calibrate --camera 0``;
 * boxes: ``--box seat0=x,y,w,h`` per spot, as dragged on a captured frame
   (``--capture frame.jpg`` saves one to drag on).
+
+Markers also give the table's plane (a homography to a top-down view), so a camera at an
+angle reads like an overhead one; with boxes, ``--table-from-seats`` takes the plane
+from the four seats' spots (their centres lie on a square round the table).
+``--empty FRAME`` (an image file or the camera) keeps a frame of the table as it is
+during play but with no cards on it, beside the zone map: the surest reference for
+finding cards on a light table.
 """
 
 from __future__ import annotations
@@ -39,6 +46,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--print-markers", type=Path, metavar="DIR", help="write printable zone markers and stop"
     )
+    p.add_argument(
+        "--table-from-seats",
+        action="store_true",
+        help="with --box: take the table's plane from the four seats' boxes",
+    )
+    p.add_argument(
+        "--empty",
+        metavar="FRAME",
+        help="a frame (image file or camera) of the empty table, kept as the reference",
+    )
     p.set_defaults(handler=run)
 
 
@@ -62,7 +79,13 @@ def _frame(spec: str):
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from vision.zones import MARKER_ZONES, ZoneMap, marker_image, zones_from_markers
+    from vision.zones import (
+        MARKER_ZONES,
+        ZoneMap,
+        marker_image,
+        plane_from_zones,
+        zones_from_markers,
+    )
 
     if args.print_markers:
         args.print_markers.mkdir(parents=True, exist_ok=True)
@@ -79,6 +102,13 @@ def run(args: argparse.Namespace) -> int:
             x, y, w, h = (float(v) for v in nums.split(","))
             boxes[name] = (x, y, w, h)
         zones = ZoneMap.rectangles(boxes)
+        empty = None
+        if args.table_from_seats:
+            plane = plane_from_zones(zones)
+            if plane is None:
+                print("--table-from-seats needs boxes for seat0, seat1, seat2 and seat3")
+                return 1
+            zones = zones.with_plane(plane)
     else:
         frame = _frame(args.camera)
         if frame is None:
@@ -92,6 +122,10 @@ def run(args: argparse.Namespace) -> int:
         if not zones.zones:
             print("no zone markers in view (see --print-markers)")
             return 1
-    zones.save(args.config)
-    print(f"saved zones {', '.join(zones.names())} to {args.config}")
+        empty = None  # the markers may be lifted for play: the reference is taken apart
+    if args.empty:
+        empty = _frame(args.empty)
+    zones.save_with_empty(args.config, empty)
+    plane = " with the table's plane" if zones.plane is not None else ""
+    print(f"saved zones {', '.join(zones.names())}{plane} to {args.config}")
     return 0

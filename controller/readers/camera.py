@@ -153,8 +153,8 @@ class CameraReader:
         if unknown:
             raise ValueError(f"unknown zones {unknown}; expected some of {', '.join(ALL_ZONES)}")
         self.source = source
-        self.zones = zones
         self.detector = detector or CardDetector()
+        self.zones = zones
         self.tracker = ZoneTracker(tracker)
         self.source_name = source_name
         self._clock = clock
@@ -167,6 +167,20 @@ class CameraReader:
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
 
+    @property
+    def zones(self) -> ZoneMap:
+        return self._zones
+
+    @zones.setter
+    def zones(self, zones: ZoneMap) -> None:
+        """New zones (the dashboard's calibration page sets them live): with a table plane,
+        frames are warped top-down and zones are looked up in table coordinates; the
+        empty table captured at calibration becomes the detector's reference."""
+        self._zones = zones
+        self._table_zones = zones.in_table()
+        self.detector.empty = zones.empty_table()
+        self.detector.plane = zones.plane
+
     def new_hand(self) -> None:
         self.tracker.new_hand()
 
@@ -176,7 +190,7 @@ class CameraReader:
         self.last_detections = self.detector.detect(frame)
         readings = []
         for d in self.last_detections:
-            zone = self.zones.zone_at(d.center)
+            zone = self._table_zones.zone_at(d.where)  # table coordinates with a plane
             if zone is not None:
                 readings.append(Reading(zone, d.card, d.confidence))
         out = []

@@ -29,7 +29,7 @@ from starlette.datastructures import UploadFile
 from controller.sightings import ALL_ZONES, DEAL_ZONE, SEAT_ZONES
 from controller.web.admin_routes import Gate
 from controller.web.public_routes import page
-from vision.zones import ZoneMap
+from vision.zones import ZoneMap, plane_from_zones
 
 FrameGetter = Callable[[], "np.ndarray | None"]
 ZonesHook = Callable[[ZoneMap], None]
@@ -130,6 +130,14 @@ def save_atomically(zones: ZoneMap, path: Path) -> None:
         raise
 
 
+def save_empty(frame: np.ndarray, path: Path) -> None:
+    import cv2
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not cv2.imwrite(str(path), frame):
+        raise HTTPException(500, f"could not save the empty table to {path}")
+
+
 def boxes_of(zones: ZoneMap) -> dict[str, list[float]]:
     """Each zone's bounding box (marker zones are squares, dragged ones are boxes already)."""
     out = {}
@@ -219,6 +227,19 @@ def calibrate_router(gate: Gate, *, zones_file: Path | None, camera_frame: Frame
             raise HTTPException(503, "this server has no state directory to save zones in")
         boxes, size = validate(body)
         zones = ZoneMap.rectangles(boxes, size)
+        if body.get("table_from_seats"):
+            # an oblique camera: the four seats' spots lie on a square round the table
+            plane = plane_from_zones(zones)
+            if plane is None:
+                raise HTTPException(400, "the table's plane needs the boxes of seat0 to seat3")
+            zones = zones.with_plane(plane)
+        if body.get("empty_table"):
+            # the table as it is now, with no cards on it: the reference on a light table
+            empty = current_frame("auto")
+            if empty is None:
+                raise HTTPException(400, "no frame of the empty table to keep")
+            zones.empty_path = zones_file.with_name(zones_file.stem + "-empty.png")
+            await run_in_threadpool(save_empty, empty, zones.empty_path)
         await run_in_threadpool(save_atomically, zones, zones_file)
         if on_zones is not None:
             on_zones(zones)

@@ -258,3 +258,24 @@ def test_the_service_wires_its_camera_reader_to_the_page(tmp_path):
         reader.close()
     finally:
         service.close()
+
+
+def test_an_oblique_camera_gets_the_tables_plane_and_the_empty_table_is_kept(tmp_path):
+    live = table_photo(640, 480)
+    zones_file = tmp_path / "zones.json"
+    applied: list[ZoneMap] = []
+    app = create_app(Referee(), admin_pin=PIN, state_dir=tmp_path, camera_frame=lambda: live,
+                     zones_file=zones_file, on_zones=applied.append)
+    seats = {"seat0": [280, 380, 80, 80], "seat1": [60, 200, 80, 80],
+             "seat2": [290, 60, 60, 60], "seat3": [500, 200, 80, 80]}
+    with TestClient(app) as c:
+        token = admin(c)
+        body = {"zones": {"seat0": [0, 0, 50, 50]}, "frame_size": [640, 480], "table_from_seats": True}
+        r = c.post("/admin/api/calibrate/zones", json=body, headers={"X-CSRF-Token": token})
+        assert r.status_code == 400 and "seat0 to seat3" in r.json()["detail"]
+        body = {"zones": seats, "frame_size": [640, 480], "table_from_seats": True, "empty_table": True}
+        r = c.post("/admin/api/calibrate/zones", json=body, headers={"X-CSRF-Token": token})
+        assert r.status_code == 200
+    zones = ZoneMap.load(zones_file)
+    assert zones.plane is not None and applied[0].plane is not None
+    assert zones.empty_table() is not None and zones.empty_table().shape == (480, 640, 3)

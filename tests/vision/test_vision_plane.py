@@ -1,0 +1,147 @@
+"""The table plane: an oblique camera reads like an overhead one once frames are
+warped top-down with the homography from calibration. Scenes are rendered here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from controller.readers.camera import CameraReader, IterableSource
+from vision import CardDetector
+from vision.plane import TablePlane, plane_from_markers, plane_from_square
+from vision.synth import camera, card_face, place, table
+from vision.zones import ZoneMap, marker_image, plane_from_zones, zones_from_markers
+
+#: Play spots on the table, seen from straight above (1280x960), and their cards.
+SPOTS = {0: (640, 760), 1: (250, 480), 2: (640, 200), 3: (1030, 480)}
+CARDS = {0: "AS", 1: "TD", 2: "7H", 3: "QC"}
+#: A camera about 45° from vertical: the far side of the table shrinks and the whole
+#: view is squashed front to back.
+OBLIQUE = cv2.getPerspectiveTransform(
+    np.array([[0, 0], [1280, 0], [1280, 960], [0, 960]], np.float32),
+    np.array([[250, 250], [1030, 250], [1280, 920], [0, 920]], np.float32),
+)
+
+
+@pytest.fixture(scope="module")
+def detector() -> CardDetector:
+    return CardDetector()
+
+
+def top_down(with_cards: bool, seed: int = 5) -> np.ndarray:
+    """The table from above: a marker on each seat's spot, and the cards over them."""
+    rng = np.random.default_rng(seed)
+    img = table(rng, colour=(40, 110, 30))
+    for mid, (cx, cy) in SPOTS.items():
+        m = cv2.cvtColor(marker_image(mid, 60), cv2.COLOR_GRAY2BGR)
+        h, w = m.shape[:2]
+        img[cy - h // 2 : cy - h // 2 + h, cx - w // 2 : cx - w // 2 + w] = m
+    if with_cards:
+        for seat, card in CARDS.items():
+            place(img, card_face(card), SPOTS[seat], 340, 10 * seat, rng, tilt=0.0)
+    return img
+
+
+def oblique(img: np.ndarray, seed: int = 1) -> np.ndarray:
+    warped = cv2.warpPerspective(img, OBLIQUE, (1280, 960), borderMode=cv2.BORDER_REPLICATE)
+    return camera(warped, np.random.default_rng(seed), glare=False)
+
+
+def test_markers_give_the_tables_plane() -> None:
+    frame = oblique(top_down(False))
+    zones = zones_from_markers(frame)
+    assert zones.plane is not None
+    # in the table view, the spots are where they are on the table, up to one scale
+    ref = cv2.perspectiveTransform(
+        np.array([SPOTS[i] for i in range(4)], np.float32).reshape(-1, 1, 2), OBLIQUE
+    ).reshape(-1, 2)
+    got = zones.plane.to_table(ref)
+    d = np.linalg.norm(got - got[[1, 2, 3, 0]], axis=1)  # adjacent spots: equal on a square
+    assert d.max() / d.min() < 1.05
+
+
+def test_an_oblique_camera_reads_like_an_overhead_one(detector: CardDetector) -> None:
+    zones = zones_from_markers(oblique(top_down(False)))
+    reader = CameraReader(
+        IterableSource([oblique(top_down(True), s) for s in range(3)]), zones, detector=detector
+    )
+    seen = []
+    while not reader.finished:
+        seen += reader.poll()
+    assert sorted((s.zone, s.card) for s in seen) == [
+        ("seat0", "AS"),
+        ("seat1", "TD"),
+        ("seat2", "7H"),
+        ("seat3", "QC"),
+    ]
+    # the dashboard still draws on the camera's own frame
+    cards = [d for d in reader.last_detections if d.card]
+    assert len(cards) == 4
+    for d in cards:
+        assert 0 <= d.center[0] <= 1280 and 250 <= d.center[1] <= 960
+
+
+def test_seat_boxes_marked_on_a_frame_give_a_plane(tmp_path: Path) -> None:
+    centres = cv2.perspectiveTransform(
+        np.array([SPOTS[i] for i in range(4)], np.float32).reshape(-1, 1, 2), OBLIQUE
+    ).reshape(-1, 2)
+    boxes = {
+        f"seat{i}": (float(x) - 60, float(y) - 60, 120.0, 120.0) for i, (x, y) in enumerate(centres)
+    }
+    zones = ZoneMap.rectangles(boxes, (1280, 960))
+    plane = plane_from_zones(zones)
+    assert plane is not None
+    # the view is not mirrored: the seats keep their turning sense
+    t = plane.to_table(centres)
+    area = sum(t[i, 0] * t[(i + 1) % 4, 1] - t[(i + 1) % 4, 0] * t[i, 1] for i in range(4))
+    c = centres
+    frame_area = sum(c[i, 0] * c[(i + 1) % 4, 1] - c[(i + 1) % 4, 0] * c[i, 1] for i in range(4))
+    assert np.sign(area) == np.sign(frame_area)
+    # saved and loaded with the zones, in frame and in table coordinates
+    zones = zones.with_plane(plane)
+    zones.save_with_empty(tmp_path / "z.json", np.zeros((960, 1280, 3), np.uint8))
+    back = ZoneMap.load(tmp_path / "z.json")
+    assert back.plane is not None and np.allclose(back.plane.homography, plane.homography)
+    assert back.in_table().zone_at(tuple(t[2])) == "seat2"
+    assert back.empty_table() is not None
+
+
+def test_plane_helpers_round_trip() -> None:
+    square = np.array([[100, 100], [300, 120], [310, 330], [90, 300]], np.float32)
+    plane = plane_from_square(square, (640, 480))
+    back = plane.to_frame(plane.to_table(square))
+    assert np.allclose(back, square, atol=1e-2)
+    assert TablePlane.from_json(plane.to_json()).size == plane.size
+    assert plane_from_markers({}, (640, 480)) is None
+
+
+def test_calibrate_command_keeps_the_plane_and_the_empty_table(tmp_path: Path) -> None:
+    from controller.cli import main
+
+    cv2.imwrite(str(tmp_path / "empty.png"), oblique(top_down(False)))
+    centres = cv2.perspectiveTransform(
+        np.array([SPOTS[i] for i in range(4)], np.float32).reshape(-1, 1, 2), OBLIQUE
+    ).reshape(-1, 2)
+    args = ["calibrate", "--config", str(tmp_path / "zones.json"), "--table-from-seats"]
+    args += ["--empty", str(tmp_path / "empty.png")]
+    for i, (x, y) in enumerate(centres):
+        args += ["--box", f"seat{i}={x - 80:.0f},{y - 80:.0f},160,160"]
+    assert main(args) == 0
+    zones = ZoneMap.load(tmp_path / "zones.json")
+    assert zones.plane is not None and zones.empty_table() is not None
+    assert (
+        main(
+            [
+                "calibrate",
+                "--config",
+                str(tmp_path / "z2.json"),
+                "--table-from-seats",
+                "--box",
+                "seat0=1,2,3,4",
+            ]
+        )
+        == 1
+    )
