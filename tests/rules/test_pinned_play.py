@@ -1,0 +1,121 @@
+"""Play-stage verdicts that mutation testing found unpinned: band rung's ace rule when
+the leader has nothing but aces left, taking a card back, and the per-seat turn.
+
+Source 004 §6.3 lets a seat that won with a plain ace lead another ace only when it has
+no other card to lead; the engine must tell "has no other card" apart from "chose an
+ace", from the hand it was dealt, or, in 'played' mode, from what is still unplayed.
+See docs/mutation.md.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from tablehelp import card, cards, deal, deal_first_batch, of_type, parse_hands  # noqa: E402
+
+from controller.rules import InvalidChoice, Match, Phase, Suit, preset  # noqa: E402
+from controller.rules import inputs as I  # noqa: E402
+from controller.rules.events import PlayAccepted, RevokeFlagged, TrickWon  # noqa: E402
+
+# Seat 0 (the caller, dealer 3) holds eleven diamonds and two more cards; nobody else
+# holds a diamond, so seat 0's diamond leads win every trick. Its 11th lead is the ace
+# of diamonds (a plain ace win: diamonds were led), then it leads the ace of spades.
+DIAMONDS = "4D 5D 6D 7D 8D 9D TD JD QD KD AD"
+
+
+def ace_deal(last_two: str, early_discards: str, kept: str = "") -> list[list]:
+    """Seat 0: the diamonds and ``last_two``; the other 39 cards dealt round seats 1-3,
+    ``early_discards`` first so they are thrown on the first diamond leads, ``kept`` last
+    so they are still in hand after eleven tricks."""
+    mine = cards(DIAMONDS + " " + last_two)
+    early, late = cards(early_discards), cards(kept)
+    middle = sorted(c for c in map(card, _all_texts()) if c not in mine + early + late)
+    rest = early + middle + late
+    others = [rest[i::3] for i in range(3)]
+    hands = [mine, others[0], others[1], others[2]]
+    parse_hands(hands)  # a whole deck, thirteen each
+    return hands
+
+
+def _all_texts() -> list[str]:
+    return [r + s for s in "SHDC" for r in "23456789TJQKA"]
+
+
+def ace_table(hands: list[list], knowledge: str) -> Match:
+    """Court Piece with the ace rule on and all thirteen tricks played; diamonds trump."""
+    m = Match(preset("court-piece", ace_rules=True, hand_end="all", play_on=False),
+              first_dealer=3, knowledge=knowledge)
+    if knowledge == "dealt":
+        deal_first_batch(m, hands)
+    m.apply(I.CallTrump(0, Suit.D))
+    if knowledge == "dealt":
+        deal(m, hands)
+    return m
+
+
+def play_eleven_diamond_tricks(m: Match, hands: list[list]) -> None:
+    """Seat 0 leads its eleven diamonds; seats 1-3 throw their cards in dealt order."""
+    for t, lead in enumerate(cards(DIAMONDS)):
+        m.apply(I.Play(0, lead))
+        for seat in (1, 2, 3):
+            m.apply(I.Play(seat, hands[seat][t]))
+        if m.phase is Phase.PLAY_ON:
+            m.apply(I.PlayOn(True))
+    assert [e.winner for e in of_type(m.events, TrickWon)] == [0] * 11
+
+
+@pytest.mark.parametrize("knowledge", ["dealt", "played"])
+def test_an_ace_lead_after_an_ace_win_stands_when_only_aces_are_left(knowledge: str) -> None:
+    """004 §6.3: seat 0 won with the ace of diamonds and now holds only the aces of spades
+    and hearts: leading an ace is all it can do, so nothing is flagged."""
+    hands = ace_deal("AS AH", "AC")
+    m = ace_table(hands, knowledge)
+    play_eleven_diamond_tricks(m, hands)
+    events = m.apply(I.Play(0, card("AS")))
+    assert [e.card for e in of_type(events, PlayAccepted)] == [card("AS")]
+    assert not of_type(events, RevokeFlagged)
+
+
+@pytest.mark.parametrize("knowledge", ["dealt", "played"])
+def test_an_ace_lead_after_an_ace_win_is_flagged_when_another_card_is_left(knowledge: str) -> None:
+    """004 §6.3: the same, but seat 0's last two cards are the ace of spades and a small
+    club. In 'played' mode the engine knows it because every other ace is already out,
+    so seat 0's last card cannot be an ace."""
+    hands = ace_deal("AS 2C", "AH AC")
+    m = ace_table(hands, knowledge)
+    play_eleven_diamond_tricks(m, hands)
+    events = m.apply(I.Play(0, card("AS")))
+    assert [f.rule for f in of_type(events, RevokeFlagged)] == ["ace-withdraw"]
+
+
+def test_in_played_mode_an_unseen_ace_keeps_the_lead_unflagged() -> None:
+    """'played' mode, one unseen ace left besides the one led: seat 0's last card may be
+    that ace, so the engine cannot call the ace lead a breach."""
+    hands = ace_deal("AS 2C", "AC", kept="AH")  # the ace of hearts stays unseen
+    m = ace_table(hands, "played")
+    play_eleven_diamond_tricks(m, hands)
+    assert not of_type(m.apply(I.Play(0, card("AS"))), RevokeFlagged)
+
+
+# ---------------------------------------------------------------------------- take back
+
+
+def test_a_seat_with_no_card_in_the_trick_has_nothing_to_take_back() -> None:
+    hands = ace_deal("AS AH", "AC")
+    m = ace_table(hands, "dealt")
+    m.apply(I.Play(0, card("4D")))
+    with pytest.raises(InvalidChoice):
+        m.apply(I.TakeBack(2))
+
+
+def test_turn_is_only_told_during_play() -> None:
+    hands = ace_deal("AS AH", "AC")
+    m = Match(preset("court-piece"), first_dealer=3)
+    assert m.turn() is None  # the deal has not started
+    deal_first_batch(m, hands)
+    assert m.turn() is None and m.phase is not Phase.PLAY
