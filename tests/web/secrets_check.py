@@ -60,8 +60,8 @@ def secrets_now(referee: Referee, bots: BotTable | None = None) -> Secrets:
             break
         if isinstance(e, (RevokeFlagged, CardTakenBack)) and e.card is not None:
             shown.add(int(e.card))  # it lay face up on the table before it went back
-        elif isinstance(e, ProofShown):
-            shown.add(int(e.card))  # played since, or the hand is over
+        elif isinstance(e, ProofShown) or e.kind == "card-shown":
+            shown.add(int(e.card))  # played since, the hand is over, or shown by a suspected seat
     suit = Suit(h.trump).name if h.trump is not None and not h.trump_public else None
     return Secrets(referee.public_state()["seq"], {Card(c).text for c in hidden - shown}, suit)
 
@@ -109,7 +109,7 @@ def leaks(payload: Any, secret: Secrets) -> list[str]:
 
 #: What a finishing hand shows, by the rules: the hidden trump, face-down discards, the last card.
 SHOWN_AT_HAND_END = {"trump-revealed": "card", "face-down-shown": "card", "play-accepted": "card",
-                     "proof-shown": "card"}
+                     "proof-shown": "card", "card-shown": "card"}
 
 
 def old_hand_secrets(before: Secrets, events: list[dict[str, Any]]) -> Secrets | None:
