@@ -68,3 +68,36 @@ class Listener:
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+
+
+def journal_matches(table: str, referee_entries: list) -> list:
+    """The matches a table's own journal holds, from the engine's own tally (not from
+    events): each ``new-match`` closes the match before it."""
+    from controller.club.ledger import MatchRecord
+    from controller.rules.hand import Phase
+    from controller.rules.options import Scoring
+    from controller.table import Referee
+
+    ref = Referee()
+    out: list[MatchRecord] = []
+
+    def close() -> None:
+        m, setup = ref.match, ref.setup
+        if m is None or setup is None:
+            return
+        rec = MatchRecord(table, 0, setup.preset, list(setup.seats))
+        score = list(m.tally.score)
+        if m.options.scoring is Scoring.COURTS:
+            rec.courts = score
+        else:
+            rec.points = score
+        rec.over = m.phase is Phase.OVER
+        rec.winner = m.winner
+        out.append(rec)
+
+    for entry in referee_entries:
+        if entry.kind == "command" and entry.payload.get("name") == "new-match":
+            close()
+        ref.replay([entry])
+    close()
+    return out

@@ -5,7 +5,6 @@ restarted table go on where the broker stopped acknowledging."""
 from __future__ import annotations
 
 import json
-import random
 import sys
 from pathlib import Path
 
@@ -17,7 +16,6 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "web"))
 from clubkit import Listener, table_link, wait_for  # noqa: E402
 from secrets_check import Secrets, broker_leaks, old_hand_secrets, secrets_now  # noqa: E402
 
-from controller.bots import BotTable  # noqa: E402
 from controller.club.outbox import MARK_FILE, batches_of  # noqa: E402
 from controller.club.simclub import SimMatch, SimTable  # noqa: E402
 from controller.club.topics import Batch, StateMessage  # noqa: E402
@@ -109,7 +107,7 @@ def test_a_restarted_table_goes_on_after_its_mark(broker, tmp_path):
     try:
         assert second.referee.last_seq == first.referee.last_seq  # the journal replayed
         second.start()
-        second.bots = BotTable(second.referee.match, random.Random(9), revoke_rate=0.0)
+        second.new_match(SimMatch(SEATS, "court-piece", {"match-end": "hands", "match-target": 1}))
         second.play()
         want = batches_of(second.referee, "t1")
         wait_for(lambda: {b.seq for b in events_of(listener.taken())} >= {b.seq for b in want}, "the rest")

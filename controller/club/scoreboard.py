@@ -1,0 +1,274 @@
+"""The club side: every table's messages in, one consistent picture out.
+
+Each table's events arrive as a chain (``seq``, ``prev``). A batch whose ``seq`` is
+already held is a duplicate and is dropped; one whose ``prev`` is not yet held waits in
+memory while the table is asked to send again from what is held (a broker that died
+after acknowledging, a retransmission out of order). The state message's ``last`` shows
+a lost tail the same way. So the scoreboard counts every input once, in journal order,
+whatever the broker or the Wi-Fi did.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from controller.club.ledger import MatchRecord, TableLedger
+from controller.club.link import BrokerLink, make_client
+from controller.club.store import ClubStore
+from controller.club.topics import (
+    DEFAULT_PREFIX,
+    EVENTS,
+    OFFLINE,
+    RESEND,
+    STATE,
+    STATUS,
+    Batch,
+    StateMessage,
+    StatusMessage,
+    parse_topic,
+    resend_request,
+    topic,
+)
+
+log = logging.getLogger(__name__)
+
+#: Seconds between two resend requests to the same table for the same gap.
+ASK_AGAIN = 1.0
+#: A table with no event for this long, or no match going, is shown as idle.
+IDLE_AFTER = 120.0
+
+BatchHook = Callable[[str, Batch, float], None]
+
+
+@dataclass
+class LiveTable:
+    name: str
+    have: int = 0  # every batch up to here is held, in order
+    last: int = 0  # the newest batch the table says it has sent
+    status: str = "unknown"
+    status_since: float | None = None
+    state: dict[str, Any] | None = None
+    state_at: float | None = None
+    last_event_at: float | None = None
+    waiting: dict[int, Batch] = field(default_factory=dict)  # prev -> batch that came early
+    asked: tuple[int, float] = (-1, 0.0)  # (have when asked, when)
+    duplicates: int = 0
+
+    @property
+    def behind(self) -> bool:
+        return bool(self.waiting) or self.last > self.have
+
+    def shown_status(self, now: float) -> str:
+        if self.status == OFFLINE:
+            return "offline"
+        if self.status != "online":
+            return "unknown"
+        view = (self.state or {}).get("view")
+        if view is None or view.get("phase") == "over":
+            return "idle"
+        if self.last_event_at is not None and now - self.last_event_at > IDLE_AFTER:
+            return "idle"
+        return "playing"
+
+
+class Scoreboard:
+    def __init__(self, store: ClubStore, link: BrokerLink | None = None, *, prefix: str = DEFAULT_PREFIX,
+                 clock: Callable[[], float] = time.time, on_batch: BatchHook | None = None,
+                 client_id: str = "courtpiece-scoreboard") -> None:
+        self.store = store
+        self.link = link
+        self.prefix = prefix
+        self.clock = clock
+        self.on_batch = on_batch
+        self.tables: dict[str, LiveTable] = {}
+        self.ledgers: dict[str, TableLedger] = {}
+        self._lock = threading.RLock()
+        self._stop = threading.Event()
+        self.connected = False
+        self.version = 0  # bumped on every change the pages show
+        self._load()
+        self.client: mqtt.Client | None = None
+        if link is not None:
+            self.client = make_client(link, client_id)
+            self.client.on_connect = self._on_connect
+            self.client.on_disconnect = self._on_disconnect
+            self.client.on_message = self._on_message
+        self._ticker = threading.Thread(target=self._tick_loop, daemon=True, name="scoreboard-tick")
+
+    # ---------------------------------------------------------------- start-up from SQLite
+    def _load(self) -> None:
+        for row in self.store.table_rows():
+            t = LiveTable(row.name, row.have, row.last, row.status, row.status_at, row.state, row.state_at)
+            self.tables[row.name] = t
+            self._rebuild(row.name)
+
+    def _rebuild(self, name: str) -> None:
+        stored = self.store.batches(name)
+        night_of = {b.seq: n for b, n in stored}
+        ledger = TableLedger(name).fold(b for b, _ in stored)
+        for m in ledger.matches:
+            m.night = night_of.get(m.seq, 0)
+        self.ledgers[name] = ledger
+        if stored:
+            t = self.tables[name]
+            ats = [e.get("at") for e in stored[-1][0].events if isinstance(e.get("at"), int | float)]
+            t.last_event_at = max(ats) if ats else t.last_event_at
+
+    # ---------------------------------------------------------------- broker
+    def start(self) -> Scoreboard:
+        if self.client is not None and self.link is not None:
+            self.client.connect_async(self.link.host, self.link.port, self.link.keepalive)
+            self.client.loop_start()
+        self._ticker.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self.client is not None:
+            self.client.disconnect()
+            self.client.loop_stop()
+        if self._ticker.is_alive():
+            self._ticker.join(5)
+
+    def _on_connect(self, client: mqtt.Client, _u: Any, _f: Any, reason: Any, _p: Any = None) -> None:
+        if reason.is_failure:
+            log.warning("the broker refused the scoreboard: %s", reason)
+            return
+        self.connected = True
+        now = self.clock()
+        with self._lock:
+            for t in self.tables.values():
+                t.asked = (-1, 0.0)  # whatever was asked before the link dropped is asked again
+                # A broker that died sent no last wills: every table counts as offline until
+                # its retained status (re-sent on subscribing) or its reconnection says otherwise.
+                if t.status != OFFLINE:
+                    t.status, t.status_since = OFFLINE, now
+            self.version += 1
+        client.subscribe([(topic(self.prefix, "+", k), 1) for k in (EVENTS, STATE, STATUS)])
+
+    def _on_disconnect(self, *_a: Any) -> None:
+        self.connected = False
+
+    def _on_message(self, _c: mqtt.Client, _u: Any, msg: mqtt.MQTTMessage) -> None:
+        try:
+            self.handle(msg.topic, msg.payload)
+        except Exception:  # one bad message must not stop the scoreboard
+            log.exception("bad message on %s", msg.topic)
+
+    def _ask(self, t: LiveTable, now: float) -> None:
+        if self.client is None or (t.asked[0] == t.have and now - t.asked[1] < ASK_AGAIN):
+            return
+        t.asked = (t.have, now)
+        self.client.publish(topic(self.prefix, t.name, RESEND), resend_request(t.have), qos=1)
+
+    def _tick_loop(self) -> None:
+        while not self._stop.wait(ASK_AGAIN / 2):
+            now = self.clock()
+            with self._lock:
+                for t in self.tables.values():
+                    if t.behind and self.connected:
+                        self._ask(t, now)
+
+    # ---------------------------------------------------------------- messages
+    def handle(self, name: str, payload: bytes) -> None:
+        where = parse_topic(self.prefix, name)
+        if where is None:
+            return
+        table, kind = where
+        now = self.clock()
+        with self._lock:
+            t = self.tables.get(table)
+            if t is None:
+                t = self.tables[table] = LiveTable(table)
+                self.ledgers[table] = TableLedger(table)
+            if kind == EVENTS:
+                self._batch(t, Batch.from_bytes(payload), now)
+            elif kind == STATE:
+                self._state(t, StateMessage.from_bytes(payload), now)
+            elif kind == STATUS:
+                s = StatusMessage.from_bytes(payload)
+                if s.status != t.status:
+                    t.status, t.status_since = s.status, s.at or now
+                    self.store.set_status(table, t.status, t.status_since)
+                    self.version += 1
+
+    def _batch(self, t: LiveTable, b: Batch, now: float) -> None:
+        if b.table != t.name:
+            raise ValueError(f"a batch for {b.table!r} on {t.name!r}'s topic")
+        if b.seq <= t.have:
+            t.duplicates += 1
+            return
+        if b.prev != t.have:
+            t.waiting[b.prev] = b
+            self._ask(t, now)
+            return
+        self._take(t, b, now)
+        while t.have in t.waiting:
+            self._take(t, t.waiting.pop(t.have), now)
+        t.waiting = {p: w for p, w in t.waiting.items() if w.seq > t.have}
+
+    def _take(self, t: LiveTable, b: Batch, now: float) -> None:
+        night = self.store.night
+        self.store.add_batch(b, now, night)
+        t.have = b.seq
+        ats = [e["at"] for e in b.events if isinstance(e.get("at"), int | float)]
+        if ats:
+            t.last_event_at = max(ats)
+        if any(e.get("event") == "undone" for e in b.events):
+            self._rebuild(t.name)
+        else:
+            ledger = self.ledgers.setdefault(t.name, TableLedger(t.name))
+            before = len(ledger.matches)
+            ledger.fold([b])
+            for m in ledger.matches[before:]:
+                m.night = night
+        self.version += 1
+        if self.on_batch is not None:
+            self.on_batch(t.name, b, now)
+
+    def _state(self, t: LiveTable, s: StateMessage, now: float) -> None:
+        t.state, t.state_at, t.last = s.state, s.at, max(t.last, s.last)
+        self.store.set_state(t.name, t.last, s.state, s.at)
+        if t.behind:
+            self._ask(t, now)
+        self.version += 1
+
+    # ---------------------------------------------------------------- what the pages read
+    def matches(self, night: int | None = None) -> list[MatchRecord]:
+        with self._lock:
+            out = [m for ledger in self.ledgers.values() for m in ledger.matches]
+        return [m for m in out if night is None or m.night == night]
+
+    def snapshot(self) -> list[dict[str, Any]]:
+        now = self.clock()
+        with self._lock:
+            return [self._summary(t, now) for t in sorted(self.tables.values(), key=lambda t: t.name)]
+
+    def table(self, name: str) -> dict[str, Any] | None:
+        now = self.clock()
+        with self._lock:
+            t = self.tables.get(name)
+            if t is None:
+                return None
+            out = self._summary(t, now)
+            out["state"] = t.state
+            ledger = self.ledgers.get(name)
+            out["matches"] = [m.to_dict() for m in ledger.matches] if ledger else []
+            return out
+
+    def _summary(self, t: LiveTable, now: float) -> dict[str, Any]:
+        state = t.state or {}
+        view = state.get("view") or {}
+        setup = state.get("setup") or {}
+        return {"name": t.name, "status": t.shown_status(now), "since": t.status_since,
+                "seats": setup.get("seats"), "preset": setup.get("preset"), "score": view.get("score"),
+                "score_kind": view.get("score_kind"), "hand": view.get("hand"), "trump": view.get("trump"),
+                "phase": view.get("phase"), "match_over": view.get("match_over"), "have": t.have, "last": t.last,
+                "behind": t.behind, "last_event_at": t.last_event_at}

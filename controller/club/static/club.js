@@ -1,0 +1,101 @@
+// The club scoreboard's pages: poll the JSON API and draw with DOM nodes (no innerHTML
+// from data, so a player's name can never become markup).
+const $ = (sel) => document.querySelector(sel);
+const el = (tag, attrs = {}, ...kids) => {
+  const n = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+  for (const k of kids) n.append(k instanceof Node ? k : document.createTextNode(String(k ?? "")));
+  return n;
+};
+const get = async (url) => { const r = await fetch(url, { cache: "no-store" }); if (!r.ok) throw new Error(r.statusText); return r.json(); };
+const clock = (t) => (t ? new Date(t * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "");
+const statusText = (t) => (t.status === "offline" ? `offline since ${clock(t.since)}` : t.status);
+const teams = (seats) => (seats ? [`${seats[0]} & ${seats[2]}`, `${seats[1]} & ${seats[3]}`] : ["—", "—"]);
+const result = (m) => (!m.over ? "playing" : m.winner === null ? "drawn" : `${m.teams[m.winner].join(" & ")} won`);
+const page = document.body.dataset.page;
+
+function tile(t) {
+  const [a, b] = teams(t.seats);
+  const score = t.score || ["", ""];
+  const facts = [t.hand ? `hand ${t.hand}` : "", t.trump ? `trump ${t.trump}` : "", t.phase || ""].filter(Boolean).join(" · ");
+  return el("a", { class: "tile", href: `/table/${encodeURIComponent(t.name)}`, "data-table": t.name },
+    el("h2", {}, t.name, el("span", { class: `status ${t.status}` }, statusText(t))),
+    el("div", { class: "teams" }, el("span", { class: "team0" }, a), el("b", { class: "big" }, score[0]),
+      el("span", { class: "team1" }, b), el("b", { class: "big" }, score[1])),
+    el("div", { class: "muted" }, facts));
+}
+
+async function grid() {
+  const [club, tables, st] = await Promise.all([get("/api/club"), get("/api/tables"), get("/api/standings")]);
+  $('[data-role="club-name"]').textContent = club.name;
+  const night = club.nights.find((n) => n.id === club.night);
+  $('[data-role="night"]').textContent = night ? night.name : "";
+  $('[data-role="conn"]').className = club.connected ? "conn up" : "conn down";
+  $('[data-role="conn"]').textContent = club.connected ? "live" : "broker offline";
+  $('[data-role="tables"]').replaceChildren(...tables.map(tile));
+  $('[data-role="standings"]').replaceChildren(...st.standings.map((r, i) => el("tr", {},
+    el("td", {}, i + 1), el("td", {}, r.team), el("td", { class: "num" }, r.played), el("td", { class: "num" }, r.won),
+    el("td", { class: "num" }, r.courts), el("td", { class: "num" }, r.points))));
+  const rounds = st.tournament ? st.tournament.rounds : [];
+  $('[data-role="rounds"]').replaceChildren(...rounds.map((r) => el("p", {}, `Round ${r.number}: `,
+    r.tables.map((t) => `${t.table}: ${t.teams.join(" v ")}`).join("; "))));
+  const names = [...new Set(st.matches.flatMap((m) => m.seats))].sort();
+  $('[data-role="players"]').replaceChildren(...names.map((n) => el("li", {}, el("a", { href: `/player/${encodeURIComponent(n)}` }, n))));
+}
+
+async function table() {
+  const name = decodeURIComponent(location.pathname.split("/").pop());
+  const t = await get(`/api/tables/${encodeURIComponent(name)}`);
+  $('[data-role="table-name"]').textContent = t.name;
+  const s = $('[data-role="status"]'); s.className = `status ${t.status}`; s.textContent = statusText(t);
+  const [a, b] = teams(t.seats);
+  $('[data-role="team-0"]').textContent = a; $('[data-role="team-1"]').textContent = b;
+  $('[data-role="score-0"]').textContent = t.score ? t.score[0] : ""; $('[data-role="score-1"]').textContent = t.score ? t.score[1] : "";
+  $('[data-role="facts"]').textContent = [t.preset, t.hand ? `hand ${t.hand}` : "", t.trump ? `trump ${t.trump}` : "", t.phase].filter(Boolean).join(" · ");
+  $('[data-role="matches"]').replaceChildren(...t.matches.slice().reverse().map((m) => el("tr", {},
+    el("td", {}, m.teams.map((x) => x.join(" & ")).join(" v ")), el("td", { class: "num" }, m.courts.join("–")),
+    el("td", { class: "num" }, m.points.join("–")), el("td", {}, result(m)))));
+}
+
+async function player() {
+  const name = decodeURIComponent(location.pathname.split("/").pop());
+  const p = await get(`/api/players/${encodeURIComponent(name)}`);
+  $('[data-role="player-name"]').textContent = p.stats.name;
+  const rows = [["Matches", `${p.stats.matches_won} won of ${p.stats.matches}`], ["Hands", `${p.stats.hands_won} won of ${p.stats.hands}`],
+    ["Courts", Object.entries(p.stats.courts).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(", ") || "0"],
+    ["Revokes flagged", p.stats.revokes], ["Trump calls", `${p.stats.trump_calls_won} won of ${p.stats.trump_calls}`],
+    ["Bids (band rung)", `${p.stats.bids_made} made, ${p.stats.bids_broken} broken`]];
+  $('[data-role="stats"]').replaceChildren(...rows.map(([k, v]) => el("tr", {}, el("th", {}, k), el("td", {}, v))));
+  $('[data-role="matches"]').replaceChildren(...p.matches.map((m) => el("tr", {}, el("td", {}, m.table),
+    el("td", {}, m.teams.map((x) => x.join(" & ")).join(" v ")), el("td", { class: "num" }, m.courts.join("–")), el("td", {}, result(m)))));
+}
+
+async function admin() {
+  let csrf = (await get("/admin/api/session")).csrf;
+  const msg = $('[data-role="msg"]');
+  const post = async (url, body) => {
+    const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(body) });
+    const data = await r.json().catch(() => ({}));
+    if (!r.ok) throw new Error(data.detail || r.statusText);
+    return data;
+  };
+  const show = (admin) => { $('[data-role="login"]').hidden = admin; $('[data-role="tools"]').hidden = !admin; };
+  show((await get("/admin/api/session")).admin);
+  const on = (role, fn) => $(`[data-role="${role}"]`).addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const data = Object.fromEntries(new FormData(ev.target));
+    try { msg.className = "ok"; msg.textContent = JSON.stringify(await fn(data)); } catch (e) { msg.className = "err"; msg.textContent = e.message; }
+  });
+  on("login", async (d) => { const r = await post("/admin/api/login", d); csrf = r.csrf; show(true); return "logged in"; });
+  on("night", (d) => post("/admin/api/night", d));
+  on("team", (d) => post("/admin/api/teams", d));
+  on("round", (d) => post("/admin/api/round", d));
+}
+
+const pages = { grid, table, player };
+if (page === "admin") admin();
+else if (pages[page]) {
+  const tick = () => pages[page]().catch(() => {});
+  tick();
+  setInterval(tick, 2000);
+}

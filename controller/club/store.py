@@ -1,0 +1,163 @@
+"""The club server's SQLite: every table's batches, the tables' last known state, nights,
+and the tournament's teams and rounds.
+
+Batches are the source of truth (keyed by table and journal seq, so a duplicate is a
+no-op by construction); match records and statistics are folded from them
+(:mod:`.ledger`), never stored twice. One connection behind a lock: the scoreboard's
+broker thread writes, the web thread reads, and a club night is a few writes a second.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from controller.club.topics import Batch
+
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS nights (id INTEGER PRIMARY KEY, name TEXT NOT NULL, started REAL NOT NULL)",
+    """CREATE TABLE IF NOT EXISTS batches (tbl TEXT NOT NULL, seq INTEGER NOT NULL, prev INTEGER NOT NULL,
+        received REAL NOT NULL, night INTEGER NOT NULL, events TEXT NOT NULL, PRIMARY KEY (tbl, seq))""",
+    """CREATE TABLE IF NOT EXISTS tables (name TEXT PRIMARY KEY, have INTEGER NOT NULL DEFAULT 0,
+        last INTEGER NOT NULL DEFAULT 0, status TEXT NOT NULL DEFAULT 'unknown', status_at REAL,
+        state TEXT, state_at REAL)""",
+    """CREATE TABLE IF NOT EXISTS teams (night INTEGER NOT NULL, name TEXT NOT NULL, player_a TEXT NOT NULL,
+        player_b TEXT NOT NULL, PRIMARY KEY (night, name))""",
+    """CREATE TABLE IF NOT EXISTS rounds (night INTEGER NOT NULL, number INTEGER NOT NULL, tbl TEXT NOT NULL,
+        team_a TEXT NOT NULL, team_b TEXT NOT NULL, PRIMARY KEY (night, number, tbl))""",
+)
+
+
+@dataclass
+class TableRow:
+    name: str
+    have: int = 0
+    last: int = 0
+    status: str = "unknown"
+    status_at: float | None = None
+    state: dict[str, Any] | None = None
+    state_at: float | None = None
+
+
+class ClubStore:
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._lock = threading.RLock()
+        with self._lock:
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+            for stmt in _SCHEMA:
+                self._conn.execute(stmt)
+            if self._meta("night") is None:
+                self.new_night(time.strftime("%Y-%m-%d"))
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    # ---------------------------------------------------------------- meta and nights
+    def _meta(self, key: str) -> str | None:
+        row = self._conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def new_night(self, name: str) -> int:
+        with self._lock:
+            cur = self._conn.execute("INSERT INTO nights (name, started) VALUES (?, ?)", (name, time.time()))
+            night = int(cur.lastrowid or 0)
+            self._conn.execute("INSERT OR REPLACE INTO meta VALUES ('night', ?)", (str(night),))
+            return night
+
+    @property
+    def night(self) -> int:
+        with self._lock:
+            return int(self._meta("night") or 0)
+
+    def nights(self) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self._conn.execute("SELECT id, name, started FROM nights ORDER BY id").fetchall()
+        return [{"id": r[0], "name": r[1], "started": r[2]} for r in rows]
+
+    # ---------------------------------------------------------------- batches
+    def add_batch(self, b: Batch, received: float, night: int) -> bool:
+        """Store ``b`` and move the table's ``have`` to it; False if it was already held."""
+        with self._lock:
+            self._conn.execute("BEGIN")
+            try:
+                cur = self._conn.execute(
+                    "INSERT OR IGNORE INTO batches (tbl, seq, prev, received, night, events) VALUES (?,?,?,?,?,?)",
+                    (b.table, b.seq, b.prev, received, night, json.dumps(b.events, separators=(",", ":"))))
+                fresh = cur.rowcount == 1
+                if fresh:
+                    self._ensure(b.table)
+                    self._conn.execute("UPDATE tables SET have=MAX(have, ?) WHERE name=?", (b.seq, b.table))
+                self._conn.execute("COMMIT")
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            return fresh
+
+    def batches(self, table: str) -> list[tuple[Batch, int]]:
+        """A table's batches in journal order, each with the night it arrived in."""
+        with self._lock:
+            rows = self._conn.execute("SELECT seq, prev, night, events FROM batches WHERE tbl=? ORDER BY seq",
+                                      (table,)).fetchall()
+        return [(Batch(table, r[0], r[1], json.loads(r[3])), r[2]) for r in rows]
+
+    def batch_count(self, table: str | None = None) -> int:
+        with self._lock:
+            if table is None:
+                return int(self._conn.execute("SELECT COUNT(*) FROM batches").fetchone()[0])
+            return int(self._conn.execute("SELECT COUNT(*) FROM batches WHERE tbl=?", (table,)).fetchone()[0])
+
+    # ---------------------------------------------------------------- tables
+    def _ensure(self, name: str) -> None:
+        self._conn.execute("INSERT OR IGNORE INTO tables (name) VALUES (?)", (name,))
+
+    def table_rows(self) -> list[TableRow]:
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT name, have, last, status, status_at, state, state_at FROM tables ORDER BY name").fetchall()
+        return [TableRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]) if r[5] else None, r[6]) for r in rows]
+
+    def set_state(self, name: str, last: int, state: dict[str, Any], at: float) -> None:
+        with self._lock:
+            self._ensure(name)
+            self._conn.execute("UPDATE tables SET last=?, state=?, state_at=? WHERE name=?",
+                               (last, json.dumps(state, separators=(",", ":")), at, name))
+
+    def set_status(self, name: str, status: str, at: float | None) -> None:
+        with self._lock:
+            self._ensure(name)
+            self._conn.execute("UPDATE tables SET status=?, status_at=? WHERE name=?", (status, at, name))
+
+    # ---------------------------------------------------------------- tournament
+    def add_team(self, night: int, name: str, a: str, b: str) -> None:
+        with self._lock:
+            self._conn.execute("INSERT OR REPLACE INTO teams VALUES (?,?,?,?)", (night, name, a, b))
+
+    def teams(self, night: int) -> list[tuple[str, str, str]]:
+        with self._lock:
+            return [tuple(r) for r in self._conn.execute(  # type: ignore[misc]
+                "SELECT name, player_a, player_b FROM teams WHERE night=? ORDER BY name", (night,))]
+
+    def set_round(self, night: int, number: int, pairs: list[tuple[str, str, str]]) -> None:
+        """``pairs``: (table, team A, team B) for round ``number``; replaces that round."""
+        with self._lock:
+            self._conn.execute("DELETE FROM rounds WHERE night=? AND number=?", (night, number))
+            self._conn.executemany("INSERT INTO rounds VALUES (?,?,?,?,?)",
+                                   [(night, number, t, a, b) for t, a, b in pairs])
+
+    def rounds(self, night: int) -> dict[int, list[tuple[str, str, str]]]:
+        out: dict[int, list[tuple[str, str, str]]] = {}
+        with self._lock:
+            for n, t, a, b in self._conn.execute(
+                    "SELECT number, tbl, team_a, team_b FROM rounds WHERE night=? ORDER BY number, tbl", (night,)):
+                out.setdefault(n, []).append((t, a, b))
+        return out

@@ -1,0 +1,202 @@
+"""The club scoreboard's web face: the grid of tables, a page per table, the night's
+standings, a page per player, CSV export, and the director's admin behind a PIN.
+
+Spectators only read: every GET is public and shows only what the tables published
+(already public). Changes (a new night, teams, rounds) are POSTs through the same gate
+as the table's admin page (``controller.web``: PIN with rate limit, signed session
+cookie, CSRF token, same-origin check). Pages share the table screen's stylesheet.
+"""
+
+from __future__ import annotations
+
+import csv
+import hmac
+import io
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request, Response
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.staticfiles import StaticFiles
+
+from controller.club.scoreboard import Scoreboard
+from controller.club.standings import players, standings
+from controller.club.tournament import Director
+from controller.web.admin_routes import Gate, _body, set_session
+from controller.web.app import CSP
+from controller.web.pin import valid_pin
+from controller.web.public_routes import STATIC as TABLE_STATIC
+from controller.web.security import RateLimiter, Sessions, load_or_create_secret
+
+STATIC = Path(__file__).parent / "static"
+STAT_COLUMNS = ("name", "matches", "matches_won", "hands", "hands_won", "courts_total", "court_seven",
+                "court_thirteen", "court_goon", "court_streak", "court_revoke", "revokes", "trump_calls",
+                "trump_calls_won", "bids_made", "bids_broken")
+
+
+def _page(name: str) -> FileResponse:
+    return FileResponse(STATIC / name, media_type="text/html", headers={"Cache-Control": "no-cache"})
+
+
+def stat_rows(board: Scoreboard, night: int | None) -> list[dict[str, Any]]:
+    rows = []
+    for p in sorted(players(board.matches(night)).values(), key=lambda p: p.name.lower()):
+        d = p.to_dict()
+        for kind, n in d.pop("courts").items():
+            d[f"court_{kind}"] = n
+        rows.append(d)
+    return rows
+
+
+def create_club_app(board: Scoreboard, *, admin_pin: str, club_name: str = "Court Piece club",
+                    state_dir: Path | None = None, limiter: RateLimiter | None = None) -> FastAPI:
+    if not valid_pin(admin_pin):
+        raise ValueError("the director's PIN must be 4 to 12 digits")
+    app = FastAPI(title=club_name, docs_url=None, redoc_url=None, openapi_url=None)
+    gate = Gate(Sessions(load_or_create_secret(state_dir)), limiter or RateLimiter(), admin_pin)
+    director = Director(board.store)
+    app.state.gate = gate
+
+    @app.middleware("http")
+    async def headers(request: Request, call_next: Callable[[Request], Any]) -> Response:
+        response: Response = await call_next(request)
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        return response
+
+    def night_of(night: str | None) -> int | None:
+        if night in (None, "", "current"):
+            return board.store.night
+        if night == "all":
+            return None
+        try:
+            return int(str(night))
+        except ValueError:
+            raise HTTPException(400, "night must be a number, 'current' or 'all'") from None
+
+    # ------------------------------------------------------------ pages
+    for route, name in (("/", "club.html"), ("/table/{table}", "table.html"), ("/player/{player}", "player.html"),
+                        ("/admin", "admin.html")):
+        app.add_api_route(route, (lambda n=name: _page(n)), methods=["GET"], include_in_schema=False)
+
+    # ------------------------------------------------------------ public data
+    @app.get("/api/club")
+    def club() -> JSONResponse:
+        return JSONResponse({"name": club_name, "night": board.store.night, "nights": board.store.nights(),
+                             "connected": board.connected, "version": board.version})
+
+    @app.get("/api/tables")
+    def tables() -> JSONResponse:
+        return JSONResponse(board.snapshot())
+
+    @app.get("/api/tables/{table}")
+    def table(table: str) -> JSONResponse:
+        data = board.table(table)
+        if data is None:
+            raise HTTPException(404, "no such table")
+        return JSONResponse(data)
+
+    @app.get("/api/standings")
+    def standing(night: str | None = None) -> JSONResponse:
+        n = night_of(night)
+        matches = board.matches(n)
+        return JSONResponse({"night": n, "standings": [r.to_dict() for r in standings(matches)],
+                             "matches": [m.to_dict() for m in matches],
+                             "tournament": director.summary(n) if n is not None else None})
+
+    @app.get("/api/players")
+    def player_list(night: str | None = "all") -> JSONResponse:
+        return JSONResponse(stat_rows(board, night_of(night)))
+
+    @app.get("/api/players/{player}")
+    def player(player: str, night: str | None = "all") -> JSONResponse:
+        n = night_of(night)
+        stats = players(board.matches(n)).get(player)
+        if stats is None:
+            raise HTTPException(404, "no such player")
+        played = [m.to_dict() for m in board.matches(n) if player in m.seats]
+        return JSONResponse({"stats": stats.to_dict(), "matches": played})
+
+    @app.get("/api/players.csv")
+    def players_csv(night: str | None = "all") -> PlainTextResponse:
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=STAT_COLUMNS, extrasaction="ignore", lineterminator="\n")
+        w.writeheader()
+        for row in stat_rows(board, night_of(night)):
+            w.writerow(row)
+        return PlainTextResponse(buf.getvalue(), media_type="text/csv", headers={
+            "Content-Disposition": 'attachment; filename="courtpiece-players.csv"'})
+
+    # ------------------------------------------------------------ the director
+    @app.get("/admin/api/session")
+    def session(request: Request) -> JSONResponse:
+        sid = gate.sid(request)
+        cookie = None
+        if sid is None:
+            sid, cookie = gate.sessions.new_cookie()
+        resp = JSONResponse({"admin": gate.sessions.is_admin(sid), "csrf": gate.sessions.csrf_token(sid)},
+                            headers={"Cache-Control": "no-store"})
+        if cookie:
+            set_session(resp, cookie)
+        return resp
+
+    @app.post("/admin/api/login")
+    async def login(request: Request) -> JSONResponse:
+        body = await _body(request)
+        old = gate.check_post(request, body.get("csrf"))
+        client = request.client.host if request.client else "?"
+        wait = gate.limiter.retry_after(client)
+        if wait > 0:
+            raise HTTPException(429, "too many wrong PINs: wait and try again",
+                                headers={"Retry-After": str(int(wait) + 1)})
+        if not hmac.compare_digest(str(body.get("pin", "")).strip().encode(), gate.pin.encode()):
+            gate.limiter.failure(client)
+            raise HTTPException(401, "wrong PIN")
+        gate.limiter.success(client)
+        gate.sessions.revoke(old)
+        sid, cookie = gate.sessions.new_cookie()
+        gate.sessions.grant_admin(sid)
+        resp = JSONResponse({"admin": True, "csrf": gate.sessions.csrf_token(sid)})
+        set_session(resp, cookie)
+        return resp
+
+    async def admin_body(request: Request) -> dict[str, Any]:
+        body = await _body(request)
+        gate.check_post(request, body.get("csrf"))
+        gate.require_admin(request)
+        return body
+
+    @app.post("/admin/api/night")
+    async def new_night(request: Request) -> JSONResponse:
+        body = await admin_body(request)
+        name = str(body.get("name") or "").strip()[:60]
+        if not name:
+            raise HTTPException(400, "name the night")
+        return JSONResponse({"night": board.store.new_night(name)})
+
+    @app.post("/admin/api/teams")
+    async def add_team(request: Request) -> JSONResponse:
+        body = await admin_body(request)
+        try:
+            team = director.register(str(body.get("a", "")), str(body.get("b", "")))
+        except ValueError as err:
+            raise HTTPException(400, str(err)) from None
+        return JSONResponse({"team": team})
+
+    @app.post("/admin/api/round")
+    async def next_round(request: Request) -> JSONResponse:
+        body = await admin_body(request)
+        tables_now = [t["name"] for t in board.snapshot()]
+        try:
+            pairs = director.next_round(str(body.get("method", "round-robin")), tables_now,
+                                        board.matches(board.store.night))
+        except ValueError as err:
+            raise HTTPException(400, str(err)) from None
+        return JSONResponse({"round": pairs})
+
+    app.mount("/club-static", StaticFiles(directory=STATIC), name="club-static")
+    app.mount("/static", StaticFiles(directory=TABLE_STATIC), name="static")
+    return app

@@ -1,0 +1,92 @@
+"""Access through the generated Mosquitto files: each table authenticates and may write
+only its own topics; a wrong password is refused; the scoreboard may only read tables
+and ask for a resend."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from clubkit import TABLES, Listener, board_link, table_link, wait_for  # noqa: E402
+
+from controller.club.broker_files import acl_file, hash_password  # noqa: E402
+from controller.club.link import BrokerLink  # noqa: E402
+
+
+class Probe:
+    """A bare MQTT v5 client, so the broker's PUBACK says whether a publish was allowed."""
+
+    def __init__(self, link: BrokerLink) -> None:
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"probe-{link.username}",
+                                  protocol=mqtt.MQTTv5)
+        self.client.username_pw_set(link.username, link.password)
+        self.connected = threading.Event()
+        self.reason: list[object] = []
+        self.acks: dict[int, object] = {}
+        self.client.on_connect = lambda _c, _u, _f, reason, _p: (self.reason.append(reason), self.connected.set())
+        self.client.on_publish = lambda _c, _u, mid, reason, _p: self.acks.__setitem__(mid, reason)
+        self.client.connect("127.0.0.1", link.port)
+        self.client.loop_start()
+        assert self.connected.wait(10), "no CONNACK"
+
+    def publish(self, topic: str, payload: bytes = b"{}") -> object:
+        info = self.client.publish(topic, payload, qos=1)
+        wait_for(lambda: info.mid in self.acks, f"PUBACK for {topic}")
+        return self.acks[info.mid]
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def test_a_table_cannot_publish_as_another(broker):
+    listener = Listener(broker)
+    t1 = Probe(table_link(broker, "t1"))
+    try:
+        assert not t1.reason[0].is_failure
+        forged = t1.publish("courtpiece/tables/t2/events", b'{"forged": true}')
+        assert forged.is_failure and forged.getName() == "Not authorized"
+        assert t1.publish("courtpiece/tables/t2/state", b'{"forged": true}').is_failure
+        assert t1.publish("courtpiece/tables/t1/resend", b'{"after": 0}').is_failure  # only the scoreboard asks
+        own = t1.publish("courtpiece/tables/t1/events", b'{"own": true}')
+        assert not own.is_failure
+        # same client, same broker: once its own message is through, a forged one would be too
+        wait_for(lambda: any(t.endswith("/t1/events") for t, _ in listener.taken()), "t1's own message")
+        assert not any(b"forged" in p for _, p in listener.taken())
+    finally:
+        t1.close()
+        listener.close()
+
+
+def test_the_scoreboard_reads_but_cannot_write_as_a_table(broker):
+    board = Probe(board_link(broker))
+    try:
+        assert board.publish("courtpiece/tables/t1/events").is_failure
+        assert not board.publish("courtpiece/tables/t1/resend", b'{"after": 0}').is_failure
+    finally:
+        board.close()
+
+
+def test_a_wrong_password_is_refused(broker):
+    bad = BrokerLink(port=broker.port, username="t1", password=TABLES["t2"])
+    probe = Probe(bad)
+    try:
+        assert probe.reason[0].is_failure
+    finally:
+        probe.close()
+
+
+def test_generated_files():
+    acl = acl_file("club", ["t1", "t2"])
+    assert "user t1\ntopic write club/tables/t1/events\n" in acl
+    assert "topic write club/tables/t2" not in acl.split("user t2")[0].split("user t1")[1]
+    line = hash_password("secret", salt=bytes.fromhex("f5968e051f84ead85fd1a910"))
+    # the same line `mosquitto_passwd -b FILE alice secret` wrote for this salt
+    assert line == ("$7$101$9ZaOBR+E6thf0akQ$0tqc0MK4rj7tOD1juQPiRVaYWnNJCGXtxZKyyfrQFSVgcs4Lky9c1D5kWXPOf88BLU"
+                    "AerFlfF1uZb3HP6H3TyA==")

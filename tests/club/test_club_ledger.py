@@ -1,0 +1,91 @@
+"""The scoreboard's reading of a table's stream, without a broker: duplicates and gaps
+by sequence, undo, and what the events say about matches and players."""
+
+from __future__ import annotations
+
+from controller.club.ledger import CourtKind, TableLedger, court_kind
+from controller.club.outbox import batches_of
+from controller.club.scoreboard import Scoreboard
+from controller.club.simclub import SimMatch, SimTable
+from controller.club.store import ClubStore
+from controller.club.topics import Batch, StateMessage, StatusMessage
+
+
+def ev(seq, kind, **data):
+    return {"seq": seq, "at": 1000.0 + seq, "event": kind, **data}
+
+
+SETUP = ev(1, "match-setup", preset="court-piece", seats=["A", "B", "C", "D"])
+
+
+def test_court_reasons():
+    assert court_kind("first seven tricks") is CourtKind.SEVEN
+    assert court_kind("all thirteen tricks") is CourtKind.THIRTEEN
+    assert court_kind("goon court: dealer's team took all 13") is CourtKind.GOON
+    assert court_kind("7 hands in a row") is CourtKind.STREAK
+    assert court_kind("revoke by seat 2") is CourtKind.REVOKE
+
+
+def test_an_undone_input_counts_for_nothing():
+    batches = [Batch("t", 1, 0, [SETUP]),
+               Batch("t", 5, 1, [ev(5, "courts-scored", team=1, courts=1, reason="first seven tricks")]),
+               Batch("t", 6, 5, [ev(6, "undone", undone_seq=5, message="undid input 5")]),
+               Batch("t", 7, 6, [ev(7, "courts-scored", team=0, courts=2, reason="all thirteen tricks")])]
+    m = TableLedger("t").fold(batches).matches[0]
+    assert m.courts == [2, 0]
+    assert m.players["A"].courts["thirteen"] == 2 and m.players["B"].courts["seven"] == 0
+
+
+def test_players_follow_a_partnership_swap_and_their_calls():
+    events = [SETUP, ev(2, "partnerships-drawn", dealer=0, swap=[1, 2]),
+              ev(3, "hand-started", hand=1, dealer=0, caller=1), ev(4, "trump-called", seat=1, suit="H"),
+              ev(9, "hand-won", hand=1, team=1, tricks=[6, 7], reason="seven tricks", trump="H"),
+              ev(10, "hand-started", hand=2, dealer=1, caller=2), ev(11, "auction-won", seat=2, tricks=9,
+                                                                     open_suit=None, forced=False),
+              ev(12, "revoke-flagged", seat=3, card="2S", trick=1, rule="follow", detail=""),
+              ev(13, "hand-won", hand=2, team=1, tricks=[3, 10], reason="", trump="S"),
+              ev(14, "match-over", winner=1, score=[0, 2], reason="hands")]
+    m = TableLedger("t").fold([Batch("t", e["seq"], 0, [e]) for e in events]).matches[0]
+    assert m.seats == ["A", "C", "B", "D"]  # seats 1 and 2 changed places: teams A&B, C&D
+    assert m.team(1) == ("C", "D") and m.winner == 1 and m.hands_won == [0, 2]
+    assert (m.players["C"].trump_calls, m.players["C"].trump_calls_won) == (1, 1)
+    assert (m.players["B"].bids_made, m.players["B"].bids_broken) == (0, 1)
+    assert m.players["D"].revokes == 1
+    assert (m.players["D"].matches_won, m.players["A"].matches_won) == (1, 0)
+
+
+class Asked:
+    def __init__(self):
+        self.topics = []
+
+    def publish(self, topic, payload, qos=0):
+        self.topics.append((topic, payload))
+
+
+def test_duplicates_dropped_and_gaps_filled_in_order(tmp_path):
+    table = SimTable("t1", tmp_path / "t1", None, seed=4)
+    table.new_match(SimMatch(["A", "B", "C", "D"], options={"match-end": "hands", "match-target": 1}))
+    table.play()
+    batches = batches_of(table.referee, "t1")
+    board = Scoreboard(ClubStore(tmp_path / "club.sqlite3"))
+    board.client = Asked()
+    ev_topic = "courtpiece/tables/t1/events"
+    board.handle("courtpiece/tables/t1/status", StatusMessage("online", 5.0).to_bytes())
+    order = batches[:3] + batches[5:8] + batches[3:5] + batches[:8] + batches[8:]
+    for b in order:
+        board.handle(ev_topic, b.to_bytes())
+    t = board.tables["t1"]
+    assert t.have == batches[-1].seq and not t.waiting
+    assert t.duplicates == 8
+    assert board.client.topics[0] == ("courtpiece/tables/t1/resend", b'{"after":' + str(batches[2].seq).encode() + b"}")
+    assert [b.seq for b, _ in board.store.batches("t1")] == [b.seq for b in batches]
+    # a lost tail shows in the state message and is asked for
+    board.client.topics.clear()
+    state = StateMessage("t1", batches[-1].seq + 3, batches[-1].seq + 2, 9.0, table.referee.public_state())
+    board.handle("courtpiece/tables/t1/state", state.to_bytes())
+    assert t.behind and board.client.topics == [("courtpiece/tables/t1/resend",
+                                                 b'{"after":' + str(batches[-1].seq).encode() + b"}")]
+    # a restarted scoreboard rebuilds the same matches from SQLite
+    again = Scoreboard(board.store)
+    assert [m.to_dict() for m in again.matches()] == [m.to_dict() for m in board.matches()]
+    table.close()
