@@ -162,7 +162,7 @@ def test_a_card_refused_after_a_play_on_choice_leaves_the_seven_nil_decision_ope
     assert m.phase is Phase.PLAY_ON
     before = snapshot(m)
     with pytest.raises(OutOfTurn):
-        m.apply(I.Play(2, hands[2][0]))  # seat 0 leads the 8th trick, not seat 2
+        m.apply(I.Play(2, card(m.seat_view(2)["my_hand"][0])))  # seat 0 leads the 8th trick
     assert snapshot(m) == before and m.phase is Phase.PLAY_ON
     assert m.seat_names == ("Ali", "Ben", "Cyd", "Dev") and m.knowledge == "dealt"
     assert m.first_dealer == 3
