@@ -10,11 +10,15 @@ import numpy as np
 
 from vision.locate import WORK_SIZE, LocateConfig, find_candidates, rectify, turned
 from vision.model import Enrollment, GlyphModel
+from vision.overlap import MAX_HYPOTHESES, card_short_side, corner_hypotheses
 from vision.plane import TablePlane
 from vision.reader import CardRead, CardReader
 
 #: Rectified card size (width, height): index glyphs come out roughly 25-35 px tall.
 CARD_SIZE = (200, 300)
+#: A card read from one corner of a pile must be at least this sure: a guessed outline
+#: can put any ink in its corner, and nothing else checks the reading.
+CORNER_MIN = 0.7
 
 
 @dataclass(frozen=True)
@@ -72,11 +76,11 @@ class CardDetector:
         return self.reader.read(card_bgr)
 
     def _candidates(
-        self, frame_bgr: np.ndarray
+        self, frame_bgr: np.ndarray, masks: list[tuple[np.ndarray, float]]
     ) -> tuple[list[list[np.ndarray]], TablePlane | None]:
         """Outline groups in frame pixels, and the working-size plane they were found in."""
         if self.plane is None:
-            return find_candidates(frame_bgr, self.locate, self.empty), None
+            return find_candidates(frame_bgr, self.locate, self.empty, masks), None
         small = self.plane.scaled(WORK_SIZE)
         key = (id(self.plane), id(self.empty))
         if self._empty_view is None or self._empty_view[:2] != key:
@@ -87,7 +91,8 @@ class CardDetector:
         return [[small.to_frame(q) for q in g] for g in groups], small
 
     def detect(self, frame_bgr: np.ndarray) -> list[Detection]:
-        groups, small = self._candidates(frame_bgr)
+        masks: list[tuple[np.ndarray, float]] = []
+        groups, small = self._candidates(frame_bgr, masks)
         # biggest outlines first: a smaller one lying wholly inside a card already read
         # is that card's picture frame or a pip, not another card (cards are one size)
         groups.sort(key=lambda g: -cv2.contourArea(g[0]))
@@ -109,12 +114,38 @@ class CardDetector:
             if det.card is not None:
                 out = [d for d in out if d.quad is not group[0]] + [det]
         out = _one_per_card(out)
+        if small is None:  # (with a plane the masks are in view pixels: not yet used)
+            out += self._overlapped(frame_bgr, masks, out)
         if small is not None and self.plane is not None:
             full = self.plane
             out = [
                 replace(d, table_center=tuple(float(v) for v in full.to_table(d.quad).mean(axis=0)))
                 for d in out
             ]
+        return out
+
+    def _overlapped(
+        self, frame_bgr: np.ndarray, masks: list[tuple[np.ndarray, float]], found: list[Detection]
+    ) -> list[Detection]:
+        """Cards on top of a pile, read from one visible corner (:mod:`vision.overlap`)."""
+        whole = [d for d in found if d.card]
+        short = card_short_side([d.quad for d in whole])
+        seen = {d.card for d in whole}
+        out: list[Detection] = []
+        tried = 0
+        for mask, scale in masks:
+            for q in corner_hypotheses(mask, scale, short):
+                if tried >= MAX_HYPOTHESES:
+                    return out
+                corner = (float(q[0][0]), float(q[0][1]))
+                if any(_holds(d.quad, corner) for d in [*whole, *out]):
+                    continue  # a corner of a card already read
+                tried += 1
+                res = self.reader.read_corner(rectify(frame_bgr, q, CARD_SIZE))
+                # one deck: a card already in view is not seen twice in one frame
+                if res.card is not None and res.card not in seen and res.confidence >= CORNER_MIN:
+                    seen.add(res.card)
+                    out.append(Detection(q, res.card, res.confidence))
         return out
 
     def _read_group(self, frame_bgr: np.ndarray, group: list[np.ndarray]) -> Detection:
@@ -128,6 +159,13 @@ class CardDetector:
                 first = Detection(q, None, res.confidence)
         assert first is not None
         return first
+
+
+def _holds(quad: np.ndarray, point: tuple[float, float], margin: float = 0.1) -> bool:
+    """``point`` lies inside the outline ``quad`` grown by ``margin`` of its size."""
+    c = quad.mean(axis=0)
+    grown = (c + (quad - c) * (1 + margin)).astype(np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(grown, point, False) >= 0
 
 
 def _within(quad: np.ndarray, card: np.ndarray) -> bool:

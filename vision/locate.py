@@ -337,14 +337,19 @@ def work_copy(frame_bgr: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def find_candidates(
-    frame_bgr: np.ndarray, cfg: LocateConfig = _DEFAULT, empty: np.ndarray | None = None
+    frame_bgr: np.ndarray,
+    cfg: LocateConfig = _DEFAULT,
+    empty: np.ndarray | None = None,
+    masks_out: list[tuple[np.ndarray, float]] | None = None,
 ) -> list[list[np.ndarray]]:
     """Card outlines in full-frame pixels, grouped per card, best guess first in each group.
 
     Each outline is ordered by :func:`order_quad`. The masks are tried in order — the
     empty-table difference (when ``empty``, a frame of the empty table, is given), paper,
     brighter than the table around it, closed by edges — and a card's first outline comes
-    from the first mask that found it; the others are its alternatives.
+    from the first mask that found it; the others are its alternatives. ``masks_out``,
+    if given, receives each mask with its scale (mask pixels per frame pixel), for the
+    search for overlapped cards (:mod:`vision.overlap`).
     """
     small, scale = work_copy(frame_bgr)
     balanced = white_balance(small)
@@ -364,7 +369,10 @@ def find_candidates(
     half = cv2.resize(
         small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA
     )
-    found.append((_quads_in_mask(edge_mask(half), half, [], cfg, False), scale / 2))
+    edges = edge_mask(half)
+    found.append((_quads_in_mask(edges, half, [], cfg, False), scale / 2))
+    if masks_out is not None:
+        masks_out += [(m, scale) for m, _ in masks] + [(edges, scale / 2)]
     for quads, s in found:
         for q in quads:
             q = order_quad(q / s)

@@ -145,6 +145,16 @@ class CardReader:
             return p
         return None
 
+    def read_corner(self, card_bgr: np.ndarray) -> CardRead:
+        """Read the top-left index alone: a card whose other end is hidden under the next
+        one (its body is not consulted either, since another card may cover it). One
+        corner is believable but less so, as :meth:`_decide` weighs it."""
+        found = [find_index(corners(card_bgr)[0])]
+        if found[0] is None:
+            return CardRead(None, 0.0, (None,))
+        pr, ps = self.index_proba([found[0]])
+        return self._decide(found, self.corner_reads(pr, ps))
+
     def read(self, card_bgr: np.ndarray) -> CardRead:
         found = [find_index(c) for c in corners(card_bgr)]
         present = [f for f in found if f is not None]
