@@ -1,0 +1,91 @@
+"""Hand-end verdicts that mutation testing found unpinned: the table's own ruling on a
+flagged play, band rung's dealer passing below the threshold, and what the end of a
+hand reveals. See docs/mutation.md.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from tablehelp import (  # noqa: E402
+    band_rung_hand,
+    banded_hands,
+    card,
+    deal,
+    deal_first_batch,
+    of_type,
+    play,
+)
+
+from controller.rules import Match, Phase, Suit, preset  # noqa: E402
+from controller.rules import inputs as I  # noqa: E402
+from controller.rules.events import (  # noqa: E402
+    CourtsScored,
+    DealPasses,
+    HandWon,
+    RevokeFlagged,
+    TrumpRevealed,
+)
+
+
+def revoke_by_seat_1(name: str) -> Match:
+    """Court Piece deal, clubs trump: seat 0 leads the 9 of hearts and seat 1, holding
+    hearts, throws a spade. The trick is held open for a ruling."""
+    hands = banded_hands()
+    m = Match(preset(name), first_dealer=3)
+    deal_first_batch(m, hands)
+    m.apply(I.CallTrump(0, Suit.C))
+    deal(m, hands)
+    play(m, "9H")
+    assert of_type(m.apply(I.Play(1, card("8S"))), RevokeFlagged)
+    return m
+
+
+def test_the_tables_ruling_under_flag_forfeits_the_hand_without_a_court() -> None:
+    """001 says nothing of revokes, so the referee only flags; when the table rules the
+    revoke stands (apply-penalty), seat 1's side loses the hand and nobody scores a
+    court for it."""
+    m = revoke_by_seat_1("court-piece")
+    events = m.apply(I.ApplyPenalty())
+    assert [(w.team, w.reason) for w in of_type(events, HandWon)] == [(0, "revoke by seat 1")]
+    assert of_type(events, CourtsScored) == []
+
+
+def test_the_tables_ruling_under_rang_also_scores_the_court() -> None:
+    """000: a revoke found and ruled on forfeits the hand and the other side scores a court."""
+    m = revoke_by_seat_1("rang")
+    events = m.apply(I.ApplyPenalty())
+    assert [w.team for w in of_type(events, HandWon)] == [0]
+    assert [(c.team, c.courts) for c in of_type(events, CourtsScored)] == [(0, 1)]
+
+
+def test_band_rung_dealer_keeps_the_deal_while_his_side_is_behind_by_less_than_52() -> None:
+    """004: the dealing side keeps the deal while behind; only past 52 does the dealer's
+    partner take over. Seat 0 deals and the other side makes three bids of 9: 27 behind,
+    so seat 0 deals all three times again."""
+    m = Match(preset("band-rung"), first_dealer=0)
+    dealers = []
+    for _ in range(3):
+        events = band_rung_hand(m, 1, 9, made=True)
+        dealers.append(of_type(events, DealPasses)[0].dealer)
+    assert dealers == [0, 0, 0]
+    assert m.public_view()["score"] == [0, 27]
+
+
+def test_band_rung_dealer_on_the_odd_side_keeps_the_deal_too() -> None:
+    """The same reading from the other side: seat 1 deals, seats 0 and 2 make bids of 9."""
+    m = Match(preset("band-rung"), first_dealer=1)
+    dealers = [of_type(band_rung_hand(m, 0, 9, made=True), DealPasses)[0].dealer for _ in range(3)]
+    assert dealers == [1, 1, 1]
+
+
+def test_a_trump_revealed_in_play_is_not_revealed_again_at_the_hands_end() -> None:
+    """The hand-end reveal is for a trump still hidden; one already turned up in play is
+    announced once."""
+    m = Match(preset("band-rung"), first_dealer=0)
+    events = band_rung_hand(m, 1, 10, made=False)  # the caller leads his face-down trump
+    assert len(of_type(events, TrumpRevealed)) == 1
+    assert of_type(events, HandWon) and m.phase is not Phase.PLAY
