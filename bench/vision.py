@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.append(str(Path(__file__).resolve().parent))  # photo_split, after the package
 
 from photo_split import PARTS, in_part  # noqa: E402
 

@@ -1,0 +1,130 @@
+"""``courtpiece camera capture``: photograph the table's own deck under its own camera.
+
+Walks through the 52 cards (spades, hearts, diamonds, clubs; ace down to two): lay each
+card alone on a play spot, press Enter, and a few frames are saved as
+``STATE/camera-captures/NAME/AS_00.jpg`` … Then ``--scenes`` saves labelled frames of
+several cards at once (thrown as in play, overlapping), with a ``labels.json``.
+``bench/vision.py`` measures either folder; ``python -m vision.enroll`` enrols the deck.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from typing import TextIO
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("camera", help="camera tools: capture the table's own deck")
+    sub = p.add_subparsers(dest="camera_command", required=True)
+    c = sub.add_parser(
+        "capture",
+        help="walk through the 52 cards under the table's camera and save labelled frames",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    c.add_argument("--deck", required=True, metavar="NAME", help="a name for this deck")
+    c.add_argument(
+        "--state-dir",
+        default=os.environ.get("STATE_DIRECTORY", "./courtpiece-state"),
+        metavar="DIR",
+        help="the referee's state directory (captures go to DIR/camera-captures/NAME)",
+    )
+    c.add_argument(
+        "--camera", default="0", help="camera index, 'picamera2', a video file or a folder"
+    )
+    c.add_argument("--frames", type=int, default=3, help="frames saved per card (default 3)")
+    c.add_argument("--cards", help="only these cards, comma-separated (default: all 52)")
+    c.add_argument(
+        "--scenes", action="store_true", help="capture labelled scenes of several cards instead"
+    )
+    c.set_defaults(handler=run)
+
+
+def run(
+    args: argparse.Namespace,
+    out: TextIO | None = None,
+    ask: Callable[[str], str] | None = None,
+) -> int:
+    from controller.readers.camera import open_source
+    from vision import CardDetector
+    from vision.capture import DECK_ORDER, CaptureError, CaptureSession, capture_dir, card_code
+
+    out = out or sys.stdout
+    ask = ask or input
+    try:
+        folder = capture_dir(args.state_dir, args.deck)
+        cards = [card_code(c) for c in args.cards.split(",")] if args.cards else list(DECK_ORDER)
+    except CaptureError as exc:
+        print(f"camera capture: {exc}", file=out)
+        return 2
+    spec: str | int = int(args.camera) if str(args.camera).isdigit() else args.camera
+    source = open_source(spec)
+    detector = CardDetector()
+    session = CaptureSession(
+        folder,
+        source.read,
+        max(1, args.frames),
+        read=lambda f: [f"{d.card} {d.confidence:.2f}" for d in detector.detect(f) if d.card],
+    )
+    try:
+        if args.scenes:
+            return _scenes(session, out, ask)
+        return _singles(session, cards, out, ask)
+    finally:
+        source.close()
+
+
+def _singles(session, cards: list[str], out: TextIO, ask: Callable[[str], str]) -> int:  # noqa: ANN001
+    print(f"saving to {session.folder}; Enter = take, s = skip, q = stop", file=out, flush=True)
+    taken = 0
+    for card in cards:
+        answer = ask(f"lay {card} alone on a play spot, then Enter: ").strip().lower()
+        if answer == "q":
+            break
+        if answer == "s":
+            continue
+        saved, reads = session.single(card)
+        if not saved:
+            print("the camera gave no frame; stopping", file=out)
+            break
+        taken += 1
+        seen = ", ".join(reads) if reads else "nothing read"
+        mark = "ok" if any(r.split()[0] == card for r in reads) else "CHECK"
+        print(f"  {mark:5} {card}: {saved} frames saved; the reader sees {seen}", file=out)
+    print(f"captured {taken} cards in {session.folder}", file=out)
+    print(f"measure: .venv/bin/python bench/vision.py {session.folder}", file=out)
+    print(f"enrol:   .venv/bin/python -m vision.enroll {session.folder} deck.npz", file=out)
+    return 0 if taken else 1
+
+
+def _scenes(session, out: TextIO, ask: Callable[[str], str]) -> int:  # noqa: ANN001
+    from vision.capture import CaptureError, card_code
+
+    print(
+        "lay out a few cards as in play (overlapping too); type the cards in view "
+        "(e.g. AS KH 7D) and Enter; an empty line stops",
+        file=out,
+        flush=True,
+    )
+    n = 0
+    while True:
+        answer = ask("cards in view: ").strip()
+        if not answer:
+            break
+        try:
+            cards = [card_code(c) for c in answer.replace(",", " ").split()]
+        except CaptureError as exc:
+            print(f"  {exc}; again", file=out)
+            continue
+        name = session.scene(cards)
+        if name is None:
+            print("the camera gave no frame; stopping", file=out)
+            break
+        n += 1
+        print(f"  saved {name} with {' '.join(cards)}", file=out)
+    print(f"captured {n} scenes in {session.folder / 'scenes'}", file=out)
+    print(f"measure: .venv/bin/python bench/vision.py {session.folder / 'scenes'}", file=out)
+    return 0 if n else 1

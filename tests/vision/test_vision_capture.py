@@ -1,0 +1,91 @@
+"""`courtpiece camera capture`: labelled frames from the table's camera, in the format
+bench/vision.py measures (card code first; scenes with labels.json). Frames are rendered."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import runpy
+from pathlib import Path
+
+import cv2
+import pytest
+
+from controller.commands.camera import run
+from vision.capture import CaptureError, capture_dir, card_code
+from vision.synth import CardSpec, scene
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "vision.py"
+
+
+def frames_folder(tmp_path: Path, specs: list[list[CardSpec]]) -> Path:
+    """A folder source: one rendered frame per entry, in name order (the 'camera')."""
+    cam = tmp_path / "cam"
+    cam.mkdir()
+    for i, cards in enumerate(specs):
+        img, _ = scene(cards, seed=i, glare=False)
+        cv2.imwrite(str(cam / f"f{i:03d}.jpg"), img)
+    return cam
+
+
+def args(tmp_path: Path, cam: Path, **kw: object) -> argparse.Namespace:
+    base = {
+        "deck": "club",
+        "state_dir": str(tmp_path / "state"),
+        "camera": str(cam),
+        "frames": 2,
+        "cards": None,
+        "scenes": False,
+    }
+    return argparse.Namespace(**{**base, **kw})
+
+
+def test_walk_through_cards_saves_labelled_frames_the_bench_reads(tmp_path: Path, capsys) -> None:
+    one = lambda c: [CardSpec(c, (640, 480), 320, 12)]  # noqa: E731
+    cam = frames_folder(
+        tmp_path, [one("AS"), one("AS"), one("KH"), one("KH"), one("7D"), one("7D")]
+    )
+    out = io.StringIO()
+    assert run(args(tmp_path, cam, cards="AS,KH,7d"), out=out, ask=lambda _: "") == 0
+    folder = capture_dir(tmp_path / "state", "club")
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "7D_00.jpg",
+        "7D_01.jpg",
+        "AS_00.jpg",
+        "AS_01.jpg",
+        "KH_00.jpg",
+        "KH_01.jpg",
+    ]
+    assert "ok    KH" in out.getvalue()
+    runpy.run_path(str(BENCH), run_name="bench")["main"]([str(folder)])
+    summary = capsys.readouterr().out.strip().splitlines()[-1]
+    assert summary.startswith("vision images=6 found=6") and "both_right_pct=100.0" in summary
+
+
+def test_scenes_are_saved_with_labels(tmp_path: Path, capsys) -> None:
+    cam = frames_folder(
+        tmp_path,
+        [
+            [CardSpec("AS", (400, 480), 300, 0), CardSpec("KH", (880, 480), 300, 30)],
+            [CardSpec("7D", (640, 480), 300, 50)],
+        ],
+    )
+    answers = iter(["AS, KH", "X9", "7d", ""])
+    out = io.StringIO()
+    assert run(args(tmp_path, cam, scenes=True), out=out, ask=lambda _: next(answers)) == 0
+    scenes = capture_dir(tmp_path / "state", "club") / "scenes"
+    labels = json.loads((scenes / "labels.json").read_text())
+    assert labels == {"scene_000.jpg": ["AS", "KH"], "scene_001.jpg": ["7D"]}
+    assert "not a card" in out.getvalue()
+    runpy.run_path(str(BENCH), run_name="bench")["main"]([str(scenes)])
+    summary = capsys.readouterr().out.strip().splitlines()[-1]
+    assert summary.startswith("vision_scenes scenes=2 cards=3 right_pct=100.0 wrong=0")
+
+
+def test_names_and_cards_are_checked() -> None:
+    assert card_code("10h") == "TH" and card_code(" qs ") == "QS"
+    with pytest.raises(CaptureError):
+        card_code("1S")
+    with pytest.raises(CaptureError):
+        capture_dir("/tmp", "../etc")

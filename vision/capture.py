@@ -1,0 +1,92 @@
+"""Capture a table's own deck under its own camera and light: labelled frames to measure
+and enrol from.
+
+Figures from other people's photographs say little about a club's table: its deck, its
+cloth, its lamp. So the organiser walks through the 52 cards under the table's camera;
+each card is laid alone on a play spot, a few frames are saved with the card code first
+in the file name (``AS_00.jpg``), and ``bench/vision.py DIR`` measures the table's own
+accuracy from them, ``python -m vision.enroll DIR deck.npz`` builds the deck's
+enrollment. Scenes (several cards, overlapping as thrown) are saved with a
+``labels.json`` (file → the cards in view), which ``bench/vision.py`` also reads.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+#: The walk-through order: spades, hearts, diamonds, clubs, each ace down to two (as the
+#: RFID enrollment asks for them).
+DECK_ORDER = tuple(r + s for s in "SHDC" for r in "AKQJT98765432")
+_NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+_CARD = re.compile(r"^(10|[AKQJT2-9])[SHDC]$")
+
+
+class CaptureError(ValueError):
+    """A capture that cannot go on, said as a sentence for the organiser."""
+
+
+def capture_dir(state_dir: str | Path, deck: str) -> Path:
+    """Where a deck's captures go: ``STATE/camera-captures/NAME``."""
+    if not _NAME.match(deck):
+        raise CaptureError(f"a deck name is letters, digits, - and _ (not {deck!r})")
+    return Path(state_dir) / "camera-captures" / deck
+
+
+def card_code(text: str) -> str:
+    """``10h`` → ``TH``; raises :class:`CaptureError` for anything that is not a card."""
+    t = text.strip().upper()
+    if not _CARD.match(t):
+        raise CaptureError(f"{text!r} is not a card (like AS, TD, 10H, 7C)")
+    return "T" + t[-1] if t.startswith("10") else t
+
+
+@dataclass
+class CaptureSession:
+    """Saves labelled frames from ``grab`` (one camera frame per call) into ``folder``.
+
+    ``read`` (optional) names what the camera reader makes of a frame, so the organiser
+    sees at once when a card reads wrong under this table's light.
+    """
+
+    folder: Path
+    grab: Callable[[], np.ndarray | None]
+    frames_per_card: int = 3
+    read: Callable[[np.ndarray], list[str]] | None = None
+
+    def __post_init__(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+
+    def single(self, card: str) -> tuple[int, list[str]]:
+        """Save ``frames_per_card`` frames of ``card`` alone: (frames saved, what was read)."""
+        saved, reads = 0, []
+        for i in range(self.frames_per_card):
+            frame = self.grab()
+            if frame is None:
+                break
+            cv2.imwrite(str(self.folder / f"{card}_{i:02d}.jpg"), frame)
+            saved += 1
+            if self.read is not None and i == 0:
+                reads = self.read(frame)
+        return saved, reads
+
+    def scene(self, cards: list[str]) -> str | None:
+        """Save one frame of several ``cards`` in view, labelled in ``scenes/labels.json``."""
+        frame = self.grab()
+        if frame is None:
+            return None
+        scenes = self.folder / "scenes"
+        scenes.mkdir(exist_ok=True)
+        labels_file = scenes / "labels.json"
+        labels = json.loads(labels_file.read_text()) if labels_file.exists() else {}
+        name = f"scene_{len(labels):03d}.jpg"
+        cv2.imwrite(str(scenes / name), frame)
+        labels[name] = cards
+        labels_file.write_text(json.dumps(labels, indent=1) + "\n")
+        return name
