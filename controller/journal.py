@@ -57,7 +57,15 @@ _SCHEMA: tuple[str, ...] = (
         kind    TEXT    NOT NULL,
         payload TEXT    NOT NULL
     )""",
+    # A cache, not a record: the referee's state after input ``seq`` (controller.snapshots).
+    """CREATE TABLE IF NOT EXISTS snapshots (
+        seq   INTEGER PRIMARY KEY,
+        tag   TEXT NOT NULL,
+        state BLOB NOT NULL
+    )""",
 )
+#: snapshots kept (the newest); older ones are deleted as new ones are saved
+_SNAPSHOTS_KEPT = 3
 
 
 class JournalError(Exception):
@@ -312,13 +320,49 @@ class Journal:
                 raise JournalError(self._failure) from exc
         return len(rows)
 
-    def check(self) -> None:
-        """Read the whole file once (SQLite's ``quick_check``); raise sqlite3.DatabaseError
-        if a page is damaged, so start-up finds it rather than the first undo."""
+    def save_snapshot(self, seq: int, tag: str, state: bytes) -> bool:
+        """Keep the referee's state after input ``seq`` (a cache: see controller.snapshots).
+
+        A snapshot that cannot be written is skipped, never a failure: the inputs are safe,
+        and a restart only replays more of them.
+        """
         with self._lock:
-            rows = self._open_conn().execute("PRAGMA quick_check").fetchall()
-        if rows != [("ok",)]:
-            raise sqlite3.DatabaseError("database disk image is malformed: " + "; ".join(r[0] for r in rows[:3]))
+            if self._conn is None or self._failure is not None:
+                return False
+            conn = self._conn
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                conn.execute("INSERT OR REPLACE INTO snapshots (seq, tag, state) VALUES (?, ?, ?)", (seq, tag, state))
+                conn.execute("DELETE FROM snapshots WHERE seq NOT IN"
+                             " (SELECT seq FROM snapshots ORDER BY seq DESC LIMIT ?)", (_SNAPSHOTS_KEPT,))
+                conn.execute("COMMIT")
+                # Fold the log into the file once a hand: it stays one hand long, so the
+                # start-up check of its checksums (controller.salvage) stays quick.
+                conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            except sqlite3.Error:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                return False
+        return True
+
+    def snapshot_before(self, tag: str, seq: int) -> tuple[int, bytes] | None:
+        """(seq, state) of the newest snapshot with this ``tag`` older than input ``seq``."""
+        with self._lock:
+            row = self._open_conn().execute(
+                "SELECT seq, state FROM snapshots WHERE tag = ? AND seq < ? ORDER BY seq DESC LIMIT 1",
+                (tag, seq)).fetchone()
+        return None if row is None else (int(row[0]), bytes(row[1]))
+
+    def latest_snapshot(self, tag: str) -> tuple[int, bytes] | None:
+        """(seq, state) of the newest snapshot made by code with this ``tag``, if any."""
+        with self._lock:
+            try:
+                row = self._open_conn().execute(
+                    "SELECT seq, state FROM snapshots WHERE tag = ? AND seq <= (SELECT MAX(seq) FROM inputs)"
+                    " ORDER BY seq DESC LIMIT 1", (tag,)).fetchone()
+            except sqlite3.OperationalError:
+                return None  # a journal from before snapshots (opened read-only)
+        return None if row is None else (int(row[0]), bytes(row[1]))
 
     def _writable(self) -> sqlite3.Connection:
         if self._conn is None:

@@ -42,21 +42,25 @@ class Damage:
 
 
 def open_journal(path: Path, header: Mapping[str, Any] | None = None) -> tuple[Journal, Damage | None]:
-    """The journal at ``path`` for appending, rebuilt from what can be read if it is damaged."""
+    """The journal at ``path`` for appending, rebuilt from what can be read if it is damaged.
+
+    Only cheap checks run here (the header, the write-ahead log's checksums), so start-up
+    does not read every match ever played; a damaged page met later while replaying
+    raises ``sqlite3.DatabaseError``, and the caller hands it to :func:`repair`.
+    """
     reason = damage(path)
     if reason is None:
-        journal: Journal | None = None
         try:
-            journal = Journal.open(path, header)
-            journal.check()
-            return journal, None
-        except (JournalError, sqlite3.DatabaseError) as exc:
-            if journal is not None:
-                journal.close()
-            cause = exc.__cause__ if isinstance(exc, JournalError) else exc
-            if not _is_damage(cause):
+            return Journal.open(path, header), None
+        except JournalError as exc:
+            if not is_damage(exc.__cause__):
                 raise
-            reason = str(cause)
+            reason = str(exc.__cause__)
+    return repair(path, reason, header)
+
+
+def repair(path: Path, reason: str, header: Mapping[str, Any] | None = None) -> tuple[Journal, Damage]:
+    """Move the damaged journal aside and start a new one from every input it still holds."""
     kept = move_aside(path)
     rescued = salvage(kept / path.name)
     journal = Journal.open(path, rescued.header or header)
@@ -80,7 +84,7 @@ def move_aside(path: Path) -> Path:
     return folder
 
 
-def _is_damage(exc: BaseException | None) -> bool:
+def is_damage(exc: BaseException | None) -> bool:
     """Whether SQLite's error says the file's bytes are bad (not that it cannot write)."""
     if not isinstance(exc, sqlite3.DatabaseError):
         return False

@@ -55,16 +55,18 @@ def damage(path: Path) -> str | None:
     """
     if not path.exists():
         return None
-    data = path.read_bytes()
-    if data:
+    size = path.stat().st_size
+    with open(path, "rb") as f:
+        data = f.read(100)
+    if size:
         if len(data) < 100 or data[:16] != _MAGIC:
             return "not an SQLite file (its first bytes are wrong)"
         page_size = _page_size(data)
         if page_size is None:
             return "its header names an impossible page size"
         pages = struct.unpack_from(">I", data, 28)[0]
-        if len(data) % page_size or (pages and len(data) < pages * page_size):
-            return f"truncated: {len(data)} bytes where {pages} pages of {page_size} were written"
+        if size % page_size or (pages and size < pages * page_size):
+            return f"truncated: {size} bytes where {pages} pages of {page_size} were written"
     wal = Path(str(path) + "-wal")
     if wal.exists():
         return _wal_damage(wal.read_bytes())

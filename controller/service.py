@@ -8,11 +8,12 @@ owns no game state: that is the referee's, rebuilt from the journal on start.
 from __future__ import annotations
 
 import logging
+import sqlite3
 from dataclasses import dataclass
 
 from controller.config import Config
 from controller.deckmap import DeckMap, LookupKind
-from controller.journal_repair import Damage, open_journal
+from controller.journal_repair import Damage, is_damage, open_journal, repair
 from controller.sightings import CardSeen, ReaderFault, TagSeen
 from controller.table import Referee
 
@@ -31,9 +32,18 @@ class TableService:
     def open(cls, config: Config, decks: DeckMap | None) -> TableService:
         """Open the journal (rebuilt from what can be read if it is damaged) and replay it."""
         config.state_dir.mkdir(parents=True, exist_ok=True)
-        journal, damage = open_journal(config.state_dir / "journal.sqlite3")
+        path = config.state_dir / "journal.sqlite3"
+        journal, damage = open_journal(path)
         referee = Referee(journal)
-        replayed = referee.restore()
+        try:
+            replayed = referee.restore()
+        except sqlite3.DatabaseError as exc:  # a damaged page that only reading it found
+            journal.close()
+            if not is_damage(exc):
+                raise
+            journal, damage = repair(path, str(exc))
+            referee = Referee(journal)
+            replayed = referee.restore()
         if replayed:
             log.info("resumed from the journal: %d inputs replayed", replayed)
         if damage is not None:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller import snapshots
 from controller.journal import Entry, Journal, JournalError
 from controller.notices import PUBLIC, sees, split_notice
 from controller.rules import ImpossibleInput, Match, OptionError, Phase, preset
@@ -36,6 +37,10 @@ SIGHTING = "sighting"
 COMMAND = "command"
 #: inputs held in memory while the journal cannot write (a few minutes of play); more are refused
 MAX_HELD = 2000
+#: table events after which the referee keeps a snapshot to come back to (undo, restart)
+BASE_EVENTS = frozenset({"match-setup", "hand-started"})
+#: earlier snapshots kept in memory for undo; deeper undos rebuild from the journal
+OLDER_BASES = 2
 
 
 @dataclass
@@ -104,6 +109,14 @@ class Referee:
         self._zone_deal = -1
         self._seq = 0
         self._lock = threading.RLock()
+        # Undo and restart come back to the last hand start instead of replaying history:
+        # ``entries`` holds only the inputs since ``_base`` (the state after input
+        # ``_base_seq``). Without a journal (``courtpiece replay``) nothing is cut.
+        self._keep_bases = journal is not None
+        self._base: snapshots.RefereeState | None = None
+        self._base_seq = 0
+        self._older: list[tuple[snapshots.RefereeState | None, int, list[Entry]]] = []
+        self._saved_seq = 0
 
     # ---------------------------------------------------------------- subscribers
     def subscribe(self, fn: Subscriber) -> Callable[[], None]:
@@ -138,12 +151,17 @@ class Referee:
 
     # ---------------------------------------------------------------- inputs
     def restore(self) -> int:
-        """Replay the journal (after a restart); returns how many inputs were replayed."""
+        """Rebuild from the journal after a restart; returns how many inputs were replayed.
+
+        Starts from the newest snapshot this code made (a hand start) when there is one,
+        so a restart costs the current hand, not every hand the table has played.
+        """
         if self.journal is None:
             return 0
         n = 0
         with self._lock:
-            for entry in self.journal.entries():
+            after = self._load_snapshot()
+            for entry in self.journal.entries(after=after):
                 self._process(entry)
                 n += 1
         return n
@@ -266,6 +284,8 @@ class Referee:
         else:
             self.entries.append(entry)
             out += self._apply(entry)
+            if self._keep_bases and any(e.get("event") in BASE_EVENTS for e in out):
+                self._new_base(entry.seq)
         out = [ev for e in out for ev in split_notice(e)]  # no hidden card in a public notice
         self.events.extend(out)
         return out
@@ -401,14 +421,13 @@ class Referee:
         return self._run(entry, move, {"command": name})
 
     def _undo(self, entry: Entry) -> list[TableEvent]:
-        if not self.entries:
+        if not self.entries and not self._reach_back(entry.seq):
             return [self._event(entry.seq, entry.at, {"event": "ignored", "command": "undo", "message": "nothing to undo"})]
         undone = self.entries.pop()
         kept = list(self.entries)
         counters = dict(self.counters)  # reader statistics count what arrived, undone or not
         self.entries = []
-        self.setup, self.match = None, None
-        self._zone_last, self._zone_deal = {}, -1
+        self._set_state(self._base)  # the last hand start, not the first input ever
         for e in kept:  # rebuild silently: the state is the replay of what remains
             self.entries.append(e)
             self._apply(e)
@@ -420,6 +439,76 @@ class Referee:
             what = str(undone.payload.get("name"))
         return [self._event(entry.seq, entry.at, {"event": "undone", "undone_seq": undone.seq,
                                                   "message": f"undid input {undone.seq} ({what})"})]
+
+    # ---------------------------------------------------------------- snapshots
+    def _state(self) -> snapshots.RefereeState:
+        return snapshots.RefereeState(self.setup, self.match.copy(stack=False) if self.match else None,
+                                      dict(self._zone_last), self._zone_deal, dict(self.counters))
+
+    def _set_state(self, state: snapshots.RefereeState | None) -> None:
+        """Become ``state`` (a copy of it: the snapshot stays as it was), or a fresh referee."""
+        if state is None:
+            self.setup, self.match, self._zone_last, self._zone_deal = None, None, {}, -1
+            return
+        self.setup, self.match = state.setup, state.match.copy() if state.match else None
+        self._zone_last, self._zone_deal, self.counters = dict(state.zone_last), state.zone_deal, dict(state.counters)
+
+    def _new_base(self, seq: int) -> None:
+        """A hand (or match) started with input ``seq``: undo and restart come back here."""
+        state = self._state()
+        self._older.append((self._base, self._base_seq, self.entries))
+        del self._older[:-OLDER_BASES]
+        self._base, self._base_seq, self.entries = state, seq, []
+        blob = snapshots.dump(state) if self.journal is not None and seq > self._saved_seq else None
+        if blob is not None and self.journal is not None:
+            self._saved_seq = seq
+            self.journal.save_snapshot(seq, snapshots.tag(), blob)
+
+    def _load_snapshot(self) -> int:
+        """Start from the newest usable snapshot in the journal; its seq (0: from the start)."""
+        assert self.journal is not None
+        found = self.journal.latest_snapshot(snapshots.tag())
+        state = snapshots.load(found[1]) if found else None
+        if found is None or state is None:
+            return 0
+        self._set_state(state)
+        self._base, self._base_seq, self._seq = state, found[0], found[0]
+        self._saved_seq = found[0]
+        return found[0]
+
+    def _reach_back(self, before: int) -> bool:
+        """Undo found no input since the last hand start: step back to an earlier one (in
+        memory, else rebuilt from an older snapshot in the journal, else from its first
+        input, up to input ``before``). False: there is nothing left to undo."""
+        limit = self._base_seq
+        while True:
+            while not self.entries and self._older:
+                self._base, self._base_seq, self.entries = self._older.pop()
+            if self.entries:
+                return True
+            if self._base_seq == 0 or self.journal is None or limit == 0:
+                return False
+            limit = self._rebuild_before(before, limit)
+
+    def _rebuild_before(self, before: int, limit: int) -> int:
+        """Replay the journal up to input ``before`` from the newest snapshot older than
+        input ``limit`` (or from the first input); returns that snapshot's seq."""
+        assert self.journal is not None
+        scratch = Referee(self.journal)  # reads the journal; never appends, never saves
+        scratch._saved_seq = before
+        found = self.journal.snapshot_before(snapshots.tag(), limit)
+        state = snapshots.load(found[1]) if found else None
+        start = found[0] if found and state is not None else 0
+        if state is not None:
+            scratch._set_state(state)
+            scratch._base, scratch._base_seq = state, start
+        for e in self.journal.entries(after=start):
+            if e.seq >= before:
+                break
+            scratch._process(e)
+        self._base, self._base_seq, self.entries, self._older = (
+            scratch._base, scratch._base_seq, scratch.entries, scratch._older)
+        return start
 
     # ---------------------------------------------------------------- state
     @property

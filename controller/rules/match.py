@@ -9,6 +9,7 @@ Replaying the same inputs gives the same state and events (``Match.replay``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from copy import deepcopy
 from typing import Any
 
 from . import inputs as I
@@ -108,9 +109,40 @@ class Match(Calling, Playing, Ending, Showing):
         return out
 
     def _restore(self) -> None:
-        fresh = Match.replay(self.options, self.inputs, first_dealer=self.first_dealer,
-                             knowledge=self.knowledge, skip_impossible=True, seat_names=self.seat_names)
+        origin: Match | None = self.__dict__.get("_origin")
+        if origin is None:
+            fresh = Match.replay(self.options, self.inputs, first_dealer=self.first_dealer,
+                                 knowledge=self.knowledge, skip_impossible=True, seat_names=self.seat_names)
+        else:  # a copy that starts at a position: rebuild from there, not from the first deal
+            fresh = origin.copy()
+            for move in self.inputs:
+                try:
+                    fresh.apply(move)
+                except ImpossibleInput:
+                    pass
         self.__dict__.update(fresh.__dict__)
+
+    def copy(self, *, stack: bool = True) -> Match:
+        """An independent copy (python-chess's ``Board.copy``), to come back to later.
+
+        With ``stack=False`` the copy starts at this position: it forgets the inputs that
+        led here and the events before the previous hand's start (the views look back no
+        further), so undo and restart can return to a hand start without replaying the
+        match. The hands' history is shared, not copied: a record never changes once made.
+        """
+        shared = ("options", "inputs", "events", "history", "_origin")
+        twin = object.__new__(Match)
+        twin.__dict__ = deepcopy({k: v for k, v in self.__dict__.items() if k not in shared})
+        twin.options, twin.history = self.options, list(self.history)
+        if stack:
+            twin.inputs, twin.events = list(self.inputs), list(self.events)
+            twin._origin = self.__dict__.get("_origin")
+        else:
+            starts = [i for i, e in enumerate(self.events) if isinstance(e, HandStarted)]
+            twin.inputs, twin.events = [], self.events[starts[-2] if len(starts) > 1 else 0:]
+            twin._origin = None
+            twin._origin = twin.copy()
+        return twin
 
     # ------------------------------------------------------------------ hands
     def _new_hand(self, number: int, dealer: int, caller: int | None) -> Hand:

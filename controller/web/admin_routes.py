@@ -15,6 +15,7 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from starlette.concurrency import run_in_threadpool
 
 from controller.journal import export_log, write_entries
 from controller.rules.options import PRESETS
@@ -142,7 +143,9 @@ def admin_router(referee: Referee, gate: Gate, table_log: Callable[[], str] | No
             raise HTTPException(400, f"unknown command {name!r}")
         if name == "new-match" and args.get("preset") not in PRESETS:
             raise HTTPException(400, "choose a preset")
-        events = referee.command(name, args, source="admin")
+        # In a worker thread: an undo rebuilds the hand under the referee's lock, and the
+        # event loop must keep serving the table screen and the other clients meanwhile.
+        events = await run_in_threadpool(referee.command, name, args, source="admin")
         shown = [e for e in (public_event(ev) for ev in events) if e is not None]
         return JSONResponse({"events": shown})
 
