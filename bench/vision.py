@@ -38,6 +38,7 @@ sys.path.append(str(Path(__file__).resolve().parent))  # photo_split, after the 
 from photo_split import PARTS, in_part  # noqa: E402
 
 from vision import CardDetector, glyphs, render  # noqa: E402
+from vision.imageio import read_image  # noqa: E402
 from vision.index import corners, find_index  # noqa: E402
 from vision.locate import find_quads, rectify  # noqa: E402
 from vision.model import RANKS, SUITS  # noqa: E402
@@ -123,7 +124,7 @@ class TemplateBaseline:
 
 def load_frame(path: Path) -> np.ndarray | None:
     """The photo scaled so its long side is 1280 px, as the camera reader would get it."""
-    img = cv2.imread(str(path))
+    img = read_image(path, 1280)  # decoded at the size needed, as the camera reader does
     if img is None:
         return None
     s = 1280 / max(img.shape[:2])

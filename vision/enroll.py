@@ -21,6 +21,7 @@ import numpy as np
 
 from vision import glyphs
 from vision.detector import CARD_SIZE
+from vision.imageio import read_image
 from vision.index import corners, find_index
 from vision.locate import find_quads, rectify
 from vision.model import RANKS, SUITS, Enrollment
@@ -84,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     def samples() -> Iterable[tuple[str, np.ndarray]]:
         for p in sorted(args.dir.iterdir()):
             label = label_of(p.name)
-            img = cv2.imread(str(p)) if label else None
+            img = read_image(p) if label else None
             if img is not None and label is not None:
                 yield label, img
 

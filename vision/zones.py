@@ -14,6 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.imageio import read_image
 from vision.plane import TablePlane, plane_from_markers, plane_from_square
 
 
@@ -46,7 +47,7 @@ class ZoneMap:
     def empty_table(self) -> np.ndarray | None:
         if self.empty_path is None or not self.empty_path.exists():
             return None
-        return cv2.imread(str(self.empty_path))
+        return read_image(self.empty_path, max(self.frame_size))
 
     def zone_at(self, point: tuple[float, float]) -> str | None:
         for z in self.zones:

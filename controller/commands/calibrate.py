@@ -60,9 +60,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _frame(spec: str):
-    import cv2
+    from vision.imageio import read_image
 
-    image = cv2.imread(spec) if Path(spec).is_file() else None
+    image = read_image(spec) if Path(spec).is_file() else None
     if image is not None:
         return image
     from controller.readers.camera import open_source

@@ -93,10 +93,11 @@ class FolderSource:
         self._i = 0
 
     def read(self) -> np.ndarray | None:
-        import cv2
+        from vision.imageio import read_image
 
         while self._i < len(self._paths):
-            frame = cv2.imread(str(self._paths[self._i]))
+            # a phone photo is decoded at the reader's size, not at 12 megapixels
+            frame = read_image(self._paths[self._i])
             self._i += 1
             if frame is not None:
                 return frame
