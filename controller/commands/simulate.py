@@ -7,9 +7,13 @@ import json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("simulate", help="referee a bot-played table through a virtual reader hub")
-    p.add_argument("--preset", default="court-piece")
-    p.add_argument("--knowledge", choices=["dealt", "played"], default="dealt")
+    p = sub.add_parser("simulate", help="referee a bot-played table through a virtual reader hub",
+                       description="Four bots play a real deck through the virtual reader hub (the real "
+                       "wire protocol over a pseudo-terminal); the referee judges every card and the "
+                       "dashboard shows it.", formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("--preset", default="court-piece", help="the rules the table plays ('courtpiece presets' lists them)")
+    p.add_argument("--knowledge", choices=["dealt", "played"], default="dealt",
+                   help="dealt: cards are read as they are dealt; played: only played cards are seen")
     p.add_argument("--variant", action="append", default=[], help="a preset variant (repeatable)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="override an option")
     p.add_argument("--hands", type=int, help="end each match after this many hands")
@@ -20,19 +24,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--duplicates", type=float, default=0.0, help="chance a card is read again several times")
     p.add_argument("--garbage", type=float, default=0.0, help="chance of garbage bytes on the serial line")
     p.add_argument("--unplug-every", type=float, default=0.0, metavar="SECONDS", help="pull the hub's cable")
-    p.add_argument("--seed", type=int)
+    p.add_argument("--seed", type=int, help="shuffle and bot choices from this seed (default: random)")
     p.add_argument("--state-dir", help="keep the journal here (default: a fresh temporary folder)")
     p.add_argument("--no-web", action="store_true", help="no dashboard, terminal only")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--host", default="127.0.0.1", help="address the dashboard listens on")
+    p.add_argument("--port", type=int, default=8000, help="port of the dashboard")
     p.add_argument("--pin", default="", help="admin PIN (default: generated and printed)")
     p.add_argument("--json", action="store_true", help="print public table events as JSON lines")
     p.add_argument("--voice", choices=["en", "ur"], help="speak the referee's announcements (needs espeak-ng)")
-    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--quiet", action="store_true", help="print nothing but errors")
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    import sys
     import tempfile
     import threading
     from pathlib import Path
@@ -52,7 +57,12 @@ def run(args: argparse.Namespace) -> int:
     if args.hands:
         options["match-end"] = "hands"
         options["match-target"] = args.hands
-    state = Path(args.state_dir or tempfile.mkdtemp(prefix="courtpiece-sim-"))
+    if not args.no_web and (busy := port_in_use(args.host, args.port)):
+        print(f"courtpiece simulate: cannot serve the dashboard on {args.host}:{args.port} ({busy}); "
+              "choose another with --port", file=sys.stderr)
+        return 2
+    scratch = None if args.state_dir else tempfile.TemporaryDirectory(prefix="courtpiece-sim-")
+    state = Path(args.state_dir or scratch.name)  # type: ignore[union-attr]
     state.mkdir(parents=True, exist_ok=True)
     deck = simulated_deck()
     DeckStore(state).save(deck)
@@ -109,4 +119,20 @@ def run(args: argparse.Namespace) -> int:
             print(f"hub: {stats}", flush=True)
             print(f"referee: {service.referee.counters}; injected: {sim.injected}", flush=True)
         service.close()
+        if scratch is not None:  # a run without --state-dir leaves nothing behind
+            scratch.cleanup()
     return 0
+
+
+def port_in_use(host: str, port: int) -> str | None:
+    """Why the dashboard could not listen there, or None: checked before anything starts,
+    so a busy port is one line instead of a dealt hand and a traceback."""
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind((host, port))
+    except OSError as err:
+        return err.strerror or str(err)
+    return None

@@ -46,11 +46,12 @@ def page(name: str) -> FileResponse:
 def public_router(referee: Referee, hub: Hub) -> APIRouter:
     r = APIRouter()
 
-    @r.get("/", include_in_schema=False)
+    # Pages answer HEAD like GET: kiosk launchers and uptime checks probe with HEAD.
+    @r.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     def dashboard() -> FileResponse:
         return page("index.html")
 
-    @r.get("/table", include_in_schema=False)
+    @r.api_route("/table", methods=["GET", "HEAD"], include_in_schema=False)
     def table() -> FileResponse:
         return page("table.html")
 
