@@ -25,6 +25,9 @@ class TableSection:
     state_dir: str = field(default_factory=lambda: os.environ.get("STATE_DIRECTORY", "./courtpiece-state"))
     pin: str = ""  # admin PIN; empty: generated on first start and printed
     deck: str = ""  # active deck name; empty: the only enrolled deck
+    #: matches kept in the journal: when a new one starts, inputs of older ones are
+    #: deleted (0: keep every match; export them first with `courtpiece export --match`)
+    keep_matches: int = 0
 
 
 @dataclass
@@ -224,6 +227,9 @@ def _check(cfg: Config, p: Path, text: str) -> None:
         raise ConfigError(f"{p}: bad value for {_where(text, 'oled', 'kind')}: use ssd1306 or sh1106")
     if not 0 < cfg.web.port < 65536:
         raise ConfigError(f"{p}: {_where(text, 'web', 'port')} must be a TCP port")
+    if not isinstance(cfg.table.keep_matches, int) or cfg.table.keep_matches < 0:
+        raise ConfigError(f"{p}: {_where(text, 'table', 'keep_matches')} must be a whole number: "
+                          "0 keeps every match")
     _check_club(cfg.club, p, text)
     if cfg.voice.language not in ("en", "ur"):
         raise ConfigError(f"{p}: bad value for {_where(text, 'voice', 'language')}: use \"en\" or \"ur\"")

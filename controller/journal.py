@@ -66,6 +66,11 @@ _SCHEMA: tuple[str, ...] = (
 )
 #: snapshots kept (the newest); older ones are deleted as new ones are saved
 _SNAPSHOTS_KEPT = 3
+#: An index, not a record: the input that started each match (a new-match the referee took).
+_MATCHES = """CREATE TABLE IF NOT EXISTS matches (
+    seq INTEGER PRIMARY KEY,
+    at  REAL NOT NULL
+)"""
 
 
 class JournalError(Exception):
@@ -138,6 +143,8 @@ class Journal:
         self._failure: str | None = None
         self._moved = False
         self._identity = file_identity(path)
+        #: matches kept when a new one starts (0: every match); older inputs are deleted
+        self.keep_matches = 0
 
     # -- opening -------------------------------------------------------------------
 
@@ -211,7 +218,7 @@ class Journal:
             _cap(conn, max_bytes)
         conn.execute("BEGIN IMMEDIATE")
         try:
-            for statement in _SCHEMA:
+            for statement in (*_SCHEMA, _MATCHES):
                 conn.execute(statement)
             version = _meta(conn, "schema_version")
             if version is None:
@@ -344,6 +351,27 @@ class Journal:
                     conn.execute("ROLLBACK")
                 return False
         return True
+
+    def mark_match(self, seq: int, at: float) -> None:
+        """Input ``seq`` started a match: index it, and drop the inputs of matches beyond
+        ``keep_matches`` (the table's retention setting). Best effort, like snapshots."""
+        with self._lock:
+            if self._conn is None or self._failure is not None:
+                return
+            conn = self._conn
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                conn.execute("INSERT OR IGNORE INTO matches (seq, at) VALUES (?, ?)", (seq, float(at)))
+                if self.keep_matches > 0:
+                    row = conn.execute("SELECT seq FROM matches ORDER BY seq DESC LIMIT 1 OFFSET ?",
+                                       (self.keep_matches - 1,)).fetchone()
+                    if row is not None:
+                        for table in ("inputs", "snapshots", "matches"):
+                            conn.execute(f"DELETE FROM {table} WHERE seq < ?", (row[0],))
+                conn.execute("COMMIT")
+            except sqlite3.Error:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
 
     def snapshot_before(self, tag: str, seq: int) -> tuple[int, bytes] | None:
         """(seq, state) of the newest snapshot with this ``tag`` older than input ``seq``."""

@@ -34,6 +34,7 @@ class TableService:
         config.state_dir.mkdir(parents=True, exist_ok=True)
         path = config.state_dir / "journal.sqlite3"
         journal, damage = open_journal(path)
+        journal.keep_matches = config.table.keep_matches
         referee = Referee(journal)
         try:
             replayed = referee.restore()
@@ -42,6 +43,7 @@ class TableService:
             if not is_damage(exc):
                 raise
             journal, damage = repair(path, str(exc))
+            journal.keep_matches = config.table.keep_matches
             referee = Referee(journal)
             replayed = referee.restore()
         if replayed:

@@ -285,6 +285,8 @@ class Referee:
             self.entries.append(entry)
             out += self._apply(entry)
             if self._keep_bases and any(e.get("event") in BASE_EVENTS for e in out):
+                if self.journal is not None and entry.seq > self._saved_seq and out[0].get("event") == "match-setup":
+                    self.journal.mark_match(entry.seq, entry.at)  # and the table's retention applies
                 self._new_base(entry.seq)
         out = [ev for e in out for ev in split_notice(e)]  # no hidden card in a public notice
         self.events.extend(out)

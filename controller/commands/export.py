@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from controller.journal import Entry
+    from controller.matches import MatchLog
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,6 +25,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--config", help="the table's config file (its state directory holds the journal)")
     g.add_argument("--state-dir", help="the state directory holding journal.sqlite3")
     p.add_argument("-o", "--output", help="file to write (default: standard output)")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--match", metavar="N|current",
+                       help="only this match (1 = the oldest in the journal; see --list); default: all")
+    which.add_argument("--list", action="store_true", help="list the matches in the journal and stop")
     p.set_defaults(handler=run)
 
 
@@ -45,6 +50,23 @@ def run(args: argparse.Namespace) -> int:
     except JournalError as err:
         print(f"courtpiece export: {err}", file=sys.stderr)
         return 2
+    if args.list or args.match:
+        from controller.matches import split_matches
+
+        matches = split_matches(entries)
+        if args.list:
+            print_matches(matches)
+            return 0
+        try:
+            number = len(matches) if args.match == "current" else int(args.match)
+            chosen = matches[number - 1] if number >= 1 else None
+        except (ValueError, IndexError):
+            chosen = None
+        if chosen is None:
+            print(f"courtpiece export: no match {args.match!r}; the journal holds {len(matches)} "
+                  "(see --list)", file=sys.stderr)
+            return 2
+        entries = chosen.entries
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
             n = write_log(header, entries, f)
@@ -80,6 +102,17 @@ def read_journal(path: Path) -> tuple[dict[str, Any], list[Entry]]:
                 shutil.copyfile(part, Path(tmp) / (path.name + suffix))
         with Journal.open_readonly(Path(tmp) / path.name) as journal:
             return journal.header, list(journal.entries())
+
+
+def print_matches(matches: list[MatchLog]) -> None:
+    """One line per match: its number for --match, when it began, its preset and size."""
+    import time
+
+    print("match  started (UTC)        preset          inputs  seq")
+    for m in matches:
+        when = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(m.started_at))
+        print(f"{m.number:>5}  {when}  {m.preset:<14}  {len(m.entries):>6}  "
+              f"{m.entries[0].seq}-{m.entries[-1].seq}")
 
 
 def write_log(header: dict[str, Any], entries: list[Entry], file: TextIO) -> int:
