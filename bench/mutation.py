@@ -55,6 +55,10 @@ TESTS = "tests/rules"
 MAX_WORKERS = 2
 SNAPSHOT_NOTE = "snapshot.txt"
 FALLBACK_NOTE = "unattributed.json"
+# The property tests (random whole matches) take most of the suite's time. mutmut's pass
+# leaves them out; every mutant it cannot kill is then run against the whole of
+# tests/rules, property tests included. A mutant counts as killed only by a CI test.
+SLOW_TESTS = "tests/rules/test_properties.py"
 # A pytest plugin for the snapshot only: the property tests (random whole matches, the
 # slow ones) run after the scenario tests, so a mutant a scenario catches costs little.
 # It changes the order of the tests, never which tests run.
@@ -177,6 +181,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+def is_listed(m: Mutant, equivalents: dict[tuple[str, str, str], str]) -> tuple[str, str, str] | None:
+    """The equivalent-list entry that covers this mutant, if any. The function part may be
+    a glob (``*``) for one change that is equivalent wherever it appears."""
+    if m.key in equivalents:
+        return m.key
+    for key in equivalents:
+        if key[1:] == m.key[1:] and fnmatch.fnmatchcase(m.function, key[0]):
+            return key
+    return None
+
+
 def load_equivalents(path: Path = EQUIVALENT_LIST) -> dict[tuple[str, str, str], str]:
     """The checked-in equivalent mutants: key -> the reason no test can tell them apart."""
     found: dict[tuple[str, str, str], str] = {}
@@ -223,7 +238,7 @@ def make_snapshot(workdir: Path, ref: str | None) -> str:
         f"source_paths = [{json.dumps(PACKAGE)}]\n"
         f"only_mutate = [{json.dumps(MUTATED + '/*')}]\n"
         f"pytest_add_cli_args = {json.dumps(pytest_args)}\n"
-        f"pytest_add_cli_args_test_selection = [{json.dumps(TESTS)}]\n"
+        f"pytest_add_cli_args_test_selection = {json.dumps([TESTS, '--ignore=' + SLOW_TESTS])}\n"
         f"also_copy = [{json.dumps(ORDER_PLUGIN + '.py')}]\n"
         "use_git_change_detection = false\n"
         "\n[tool.pytest.ini_options]\n"
@@ -253,23 +268,24 @@ def mutmut(workdir: Path, args: list[str], quiet: bool) -> None:
         raise SystemExit(f"mutmut {args[0]} failed with exit code {code}")
 
 
-def run_unattributed(workdir: Path, names: list[str], workers: int) -> dict[str, int]:
-    """Run each mutant mutmut found no test for against the whole of tests/rules.
+def run_unattributed(workdir: Path, names: dict[str, str], workers: int) -> dict[str, int]:
+    """Run each mutant mutmut's pass did not kill against the whole of tests/rules.
 
-    mutmut picks tests by recording which functions each test calls; code that runs only
-    at import (the event-kind table) is called by no test, yet every test would fail on
-    it. So these mutants get the full rules suite, stopping at the first failure, and
-    the verdict is honest either way. Returns pytest's exit code per mutant."""
+    Two kinds: survivors of the scenario tests (the property tests may still catch them),
+    and mutants of code no traced test calls (code that runs only at import is called by
+    no test, yet every test would fail on it). Each gets the full rules suite, stopping
+    at the first failure; a survivor of the scenario tests needs only the property tests
+    (``names`` maps each mutant to the tests to run). Returns pytest's exit code per mutant."""
     base = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", ORDER_PLUGIN,
-            f"--hypothesis-seed={HYPOTHESIS_SEED}", TESTS]
+            f"--hypothesis-seed={HYPOTHESIS_SEED}"]
     codes: dict[str, int] = {}
-    waiting = list(names)
+    waiting = sorted(names)
     running: dict[str, subprocess.Popen[bytes]] = {}
     while waiting or running:
         while waiting and len(running) < workers:
             name = waiting.pop()
             env = dict(os.environ, MUTANT_UNDER_TEST=name, PYTHONDONTWRITEBYTECODE="1")
-            running[name] = subprocess.Popen(base, cwd=workdir / "mutants", env=env,
+            running[name] = subprocess.Popen([*base, names[name]], cwd=workdir / "mutants", env=env,
                                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         name = next(iter(running))
         codes[name] = running.pop(name).wait()
@@ -353,9 +369,12 @@ def main(argv: list[str] | None = None) -> int:
                quiet=args.quiet)
 
     results = {m.name: m for m in read_results(workdir)}
-    unattributed = [n for n in selected if n in results and results[n].exit_code in NO_TEST_CODES]
+    unattributed = {n: SLOW_TESTS if results[n].exit_code in SURVIVED_CODES else TESTS
+                    for n in selected if n in results
+                    and results[n].exit_code in NO_TEST_CODES | SURVIVED_CODES}
     if unattributed and not args.report:
-        print(f"{len(unattributed)} mutants are called by no traced test: running tests/rules on each",
+        print(f"{len(unattributed)} mutants outlived mutmut's pass: the property tests (or all of"
+              " tests/rules, where no test was traced) on each",
               flush=True)
         fallback = run_unattributed(workdir, unattributed, args.workers)
         (workdir / FALLBACK_NOTE).write_text(json.dumps(fallback))
@@ -373,9 +392,10 @@ def main(argv: list[str] | None = None) -> int:
             killed += 1
         elif m.exit_code in SURVIVED_CODES or m.exit_code in NO_TEST_CODES:
             m = with_diff(workdir, m, sources[name])
-            if m.key in equivalents:
+            entry = is_listed(m, equivalents)
+            if entry is not None:
                 equivalent += 1
-                used.add(m.key)
+                used.add(entry)
             else:
                 survived += 1
                 survivors.append(m)

@@ -28,6 +28,7 @@ from tablehelp import (  # noqa: E402
 
 from controller.rules import (  # noqa: E402
     CardSeenTwice,
+    ImpossibleInput,
     InvalidChoice,
     Match,
     OutOfTurn,
@@ -94,6 +95,13 @@ def test_equal_ranks_drawn_go_by_suit_clubs_lowest() -> None:
     assert [e.dealer for e in of_type(events, PartnershipsDrawn)] == [1]
 
 
+def test_the_two_of_hearts_is_drawn_lower_than_the_two_of_spades() -> None:
+    """Equal ranks again, at the very bottom: hearts rank below spades."""
+    m = Match(preset("court-piece", draw="dealer"), first_dealer=3)
+    events = draw(m, ["2S", "2H", "9D", "KH"])
+    assert [e.dealer for e in of_type(events, PartnershipsDrawn)] == [1]
+
+
 def test_a_rank_beats_any_suit_in_the_draw() -> None:
     """A three of spades is lower than a four of clubs: rank decides before suit."""
     m = Match(preset("court-piece", draw="dealer"), first_dealer=3)
@@ -147,7 +155,7 @@ def test_a_band_rung_redeal_opens_a_new_auction_with_no_caller() -> None:
 
 def test_a_redeal_needs_all_five_below_a_jack() -> None:
     """A jack among the five (even as the fifth card) makes the hand playable."""
-    for five in ("2S 3H 4D 5C JS", "JS 2S 3H 4D 5C"):
+    for five in ("2S 3H 4D 5C JS", "JS 2S 3H 4D 5C", "2S 3S 4D 5C JH", "2S 3H 4D 5S JC"):
         m = Match(preset("online-points", "redeal"), first_dealer=0)
         deal_first_batch(m, complete_deal(["", five, "", ""]))
         with pytest.raises(InvalidChoice):
@@ -247,3 +255,31 @@ def test_shown_trump_card_names_its_suit_and_shower() -> None:
     assert m.public_view()["trump_how"] == "shown"
     deal(m, hands)
     assert m.phase is Phase.PLAY
+
+
+def test_a_low_club_or_diamond_shown_or_turned_names_its_own_suit() -> None:
+    """The suit of a trump card is its own, for the lowest cards of a suit too: the 2 of
+    clubs shown makes clubs trump; a 2 of diamonds turned as the 6th card, diamonds."""
+    hands = complete_deal(["2C 3H 4S 5S 6S", "", "", ""])
+    m = Match(preset("court-piece", "trump-card-show"), first_dealer=3)
+    deal_first_batch(m, hands)
+    events = m.apply(I.ShowTrump(0, card("2C")))
+    assert [(e.suit, e.card) for e in of_type(events, TrumpCalled)] == [(Suit.C, card("2C"))]
+    assert m.public_view()["trump"] == "C"
+    hands = complete_deal(["3H 4S 5S 6S 7S 2D", "", "", ""])
+    m = Match(preset("court-piece", "trump-deferred"), first_dealer=3)
+    deal_first_batch(m, hands)
+    m.apply(I.CallTrumpByCard(0, 6))
+    events = deal(m, hands)
+    assert [(e.suit, e.card) for e in of_type(events, TrumpCalled)] == [(Suit.D, card("2D"))]
+
+
+def test_played_mode_shown_trump_card_is_the_callers_own() -> None:
+    """With only played cards seen, the card the caller showed is known to be his: the
+    same card played from another seat cannot be real."""
+    m = Match(preset("court-piece", "trump-card-show"), first_dealer=3, knowledge="played")
+    m.apply(I.ShowTrump(0, card("KD")))
+    assert m.phase is Phase.PLAY
+    m.apply(I.Play(0, card("2S")))
+    with pytest.raises(ImpossibleInput):
+        m.apply(I.Play(1, card("KD")))

@@ -34,6 +34,7 @@ from controller.rules import Match, OutOfTurn, Phase, Suit, WrongPhase, preset  
 from controller.rules import inputs as I  # noqa: E402
 from controller.rules.events import (  # noqa: E402
     MatchOver,
+    MoveTimedOut,
     RevokeFlagged,
     RevokeProof,
     TrumpCalled,
@@ -97,12 +98,14 @@ def test_tricks_by_seat_counts_each_of_the_four_seats() -> None:
 
 
 def ask_table() -> tuple[Match, list]:
-    """Band rung, dealer 0: seat 1 bids and hides a heart; seats 2 and 3 hold no spades."""
-    hands = complete_deal(["", "AS KS QS 2H 3D", "", ""], voids={2: "S", 3: "S"})
+    """Band rung, dealer 0: seat 1 bids and hides a heart. Seats 2 and 3 hold no spades;
+    seat 2 holds the 2 of hearts, seat 0 the spades from the queen down to the 3 and no
+    diamond."""
+    hands = complete_deal(["", "AS KS 2S 3H 3D", "2H", ""], voids={0: "D", 2: "S", 3: "S"})
     m = Match(preset("band-rung"), first_dealer=0)
     deal_first_batch(m, hands)
     band_rung_auction(m, 1, 9)
-    m.apply(I.HideTrump(1, card("2H")))
+    m.apply(I.HideTrump(1, card("3H")))
     deal(m, hands)
     assert m.phase is Phase.PLAY and m.hand.caller == 1
     return m, hands
@@ -111,13 +114,18 @@ def ask_table() -> tuple[Match, list]:
 def test_only_a_void_opponent_of_the_hidden_trump_caller_must_ask() -> None:
     """004: the caller's opponents who cannot follow must ask for the trump; his partner,
     void too, plays freely; a player who can follow has nothing to ask; nobody asks before
-    a card is led."""
-    m, _ = ask_table()
+    a card is led, nor once the trump is public (in this trick or a later one)."""
+    m, hands = ask_table()
     assert [m.must_ask(s) for s in range(4)] == [False] * 4  # nothing led yet
     m.apply(I.Play(1, card("AS")))
     assert [m.must_ask(s) for s in range(4)] == [False, False, True, False]
     m.apply(I.AskTrump(2))
     assert [m.must_ask(s) for s in range(4)] == [False] * 4  # the trump is public now
+    m.apply(I.Play(2, card("2H")))  # seat 2 must trump: the 2 of hearts cuts
+    play(m, [min(c for c in hands[3] if c.suit is Suit.D), card("QS")])
+    assert m.hand.trick_no == 2 and m.turn() == 2  # seat 2 cut and leads
+    play(m, [next(c for c in hands[2] if c.suit is Suit.D)])  # seat 0 has no diamond
+    assert [m.must_ask(s) for s in range(4)] == [False] * 4
 
 
 def test_nobody_must_ask_where_asking_is_a_choice() -> None:
@@ -133,7 +141,8 @@ def test_nobody_must_ask_where_asking_is_a_choice() -> None:
 
 def test_legal_plays_follow_the_led_suit_by_its_own_suit() -> None:
     """What the admin page and the bots offer: the cards of the led suit when the seat
-    holds any (here hearts K T 8 4 of seat 1 after a heart lead), else the whole hand."""
+    holds any (hearts K T 8 4 of seat 1 after a heart lead; spades after a spade lead),
+    else the whole hand (announced trump: a void seat need not trump)."""
     hands = banded_hands()
     m = Match(preset("court-piece"), first_dealer=3)
     deal_first_batch(m, hands)
@@ -145,6 +154,19 @@ def test_legal_plays_follow_the_led_suit_by_its_own_suit() -> None:
     play(m, "8H QH JH")  # seat 2 wins; every seat still holds all other suits
     play(m, "QD")
     assert [c.text for c in m.legal_plays(3)] == ["2D", "6D", "JD"]
+    play(m, "JD AD KD")  # seat 0 wins and leads spades
+    play(m, "AS")
+    assert [c.text for c in m.legal_plays(1)] == ["4S", "8S", "KS"]
+
+
+def test_legal_plays_of_a_void_seat_are_its_whole_hand_with_the_trump_public() -> None:
+    hands = complete_deal(["AS", "", "", ""], voids={1: "S"})
+    m = Match(preset("court-piece"), first_dealer=3)
+    deal_first_batch(m, hands)
+    m.apply(I.CallTrump(0, Suit.H))
+    deal(m, hands)
+    play(m, "AS")
+    assert len(m.legal_plays(1)) == 13
 
 
 # ---------------------------------------------------------------------------- refusals
@@ -180,6 +202,12 @@ def test_a_played_mode_deal_card_refused_after_the_choice_changes_nothing() -> N
     with pytest.raises(WrongPhase):
         m.apply(I.Deal(card("2C")))
     assert snapshot(m) == before and m.knowledge == "played" and not m.dealt_mode
+
+
+def test_a_move_timer_running_out_names_the_slow_seat() -> None:
+    m = Match(preset("online-points", move_timer=15), first_dealer=0, knowledge="played")
+    m.apply(I.CallTrump(1, Suit.S))
+    assert [e.seat for e in of_type(m.apply(I.MoveTimeout(1)), MoveTimedOut)] == [1]
 
 
 def test_the_table_ends_the_match_and_nothing_more_is_taken() -> None:
