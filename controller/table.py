@@ -240,6 +240,14 @@ class Referee:
             self.events.append(ev)
         self._publish([ev])
 
+    def answers(self, timeout: float) -> bool:
+        """Whether the referee's lock can be taken within ``timeout`` seconds (the
+        watchdog asks: a deadlocked referee must stop the pings and get its restart)."""
+        if not self._lock.acquire(timeout=timeout):
+            return False
+        self._lock.release()
+        return True
+
     def retry_journal(self) -> bool:
         """Try the halted journal again (called every few seconds); True once it writes."""
         with self._lock:

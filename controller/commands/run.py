@@ -20,6 +20,7 @@ def run(args: argparse.Namespace) -> int:
 
     from controller.config import ConfigError, load_config
     from controller.deckmap import DeckError, DeckMap
+    from controller.health import Liveness, wait_until_serving
     from controller.narrate import describe
     from controller.runtime import (
         make_web_app,
@@ -65,23 +66,37 @@ def run(args: argparse.Namespace) -> int:
         club = start_publisher(service.referee, cfg.club, cfg.state_dir)
     notifier = Notifier()
     stop = threading.Event()
+    web = make_web_app(service, cfg.table.pin, camera=camera) if cfg.web.enabled else None
+    liveness = Liveness(service.referee, (cfg.web.host, cfg.web.port) if web is not None else None)
 
     def watchdog() -> None:
-        # Keep pinging while halted: a restart cannot cure a full card, and the table
-        # screen explains the halt better than a restart loop would.
+        # Fed only while the referee and the web loop both answer: a deadlock gets the
+        # restart the unit promises. Kept while halted: a restart cannot cure a full
+        # card, and the journal is retried here until it writes again.
         interval = (notifier.watchdog_timeout() or 20.0) / 3
         while not stop.wait(interval):
+            problem = liveness.check()
+            if problem is not None:
+                logging.error("not feeding the watchdog: %s", problem)
+                notifier.status(problem)
+                continue
+            if service.referee.halted:
+                service.referee.retry_journal()
             notifier.watchdog()
             if service.referee.halted:
                 notifier.status(service.referee.halted)
 
+    def ready() -> None:
+        # READY=1 only once the dashboard answers: systemd starts the kiosk on it.
+        if web is None or wait_until_serving(cfg.web.host, cfg.web.port, stop):
+            notifier.ready("refereeing")
+
     threading.Thread(target=watchdog, daemon=True, name="watchdog").start()
+    threading.Thread(target=ready, daemon=True, name="ready").start()
     start_move_timer(service, stop)
     # systemd stops the service with SIGTERM: close the journal and readers cleanly.
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    notifier.ready("refereeing")
     try:
-        web = make_web_app(service, cfg.table.pin, camera=camera) if cfg.web.enabled else None
         if web is not None:
             serve_web(web[0], cfg.web.host, cfg.web.port, stop)
         else:
