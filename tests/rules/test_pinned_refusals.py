@@ -82,3 +82,16 @@ def test_after_a_redeal_no_hand_was_played_to_its_end() -> None:
 def test_the_first_hand_of_a_match_has_no_finished_hand_before_it() -> None:
     m = Match(preset("court-piece"), first_dealer=0)
     assert "is over" not in refusal(m, 1, "2C")
+
+
+def test_once_the_next_hand_has_a_call_a_stray_card_is_an_ordinary_refusal() -> None:
+    """001 Trump Deferred in 'played' mode: the caller of hand 2 has asked for his sixth
+    card to be turned; hand 2 has begun, so a card now is a mistake in hand 2."""
+    m = Match(preset("court-piece", "trump-deferred"), first_dealer=0, knowledge="played")
+    hands = strong_hands(1)
+    m.apply(I.CallTrump(1, Suit.S))
+    play_script(m, script_tricks(hands, 1, [1] * 7, trump=Suit.S))
+    m.apply(I.PlayOn(False))
+    assert m.hand.number == 2 and m.hand.caller is not None
+    m.apply(I.CallTrumpByCard(m.hand.caller, 6))
+    assert refusal(m, 0, "2C") == "play waits for the trump call"
