@@ -14,6 +14,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -40,17 +41,24 @@ log = logging.getLogger(__name__)
 
 #: Batches handed to paho per pump round (bounded work; the pump comes straight back).
 ROUND = 256
+#: Seconds between two state messages: a state is a few kilobytes and a busy table changes
+#: it with every card, while a scoreboard page redraws every second or two. The events
+#: themselves are never held back; the state after the last input is always sent.
+STATE_EVERY = 0.25
 
 
 class TablePublisher:
     def __init__(self, referee: Referee, link: BrokerLink, table: str, *, prefix: str = DEFAULT_PREFIX,
-                 state_dir: Path | None = None, tick: float = 1.0,
+                 state_dir: Path | None = None, tick: float = 1.0, state_every: float = STATE_EVERY,
                  clock: Callable[[], float] = time.time) -> None:
         self.referee = referee
         self.link = link
         self.table = table
         self.prefix = prefix
         self.tick = tick
+        self.state_every = state_every
+        self._state_at = -state_every  # monotonic time of the last state message
+        self._timeout = tick
         self.clock = clock
         self.marks = MarkFile(Path(state_dir) / MARK_FILE, f"{link.key}/{prefix}/{table}") if state_dir else None
         mark = self.marks.load() if self.marks else 0
@@ -138,8 +146,9 @@ class TablePublisher:
     # ------------------------------------------------------------------ the pump
     def _run(self) -> None:
         while not self._stop.is_set():
-            self._wake.wait(self.tick)
+            self._wake.wait(self._timeout)
             self._wake.clear()
+            self._timeout = self.tick
             try:
                 self._round()
             except Exception:  # the referee must go on whatever the link does
@@ -174,6 +183,7 @@ class TablePublisher:
         box = self.outbox
         batches = box.pending(ROUND)
         for b in batches:
+            b = replace(b, sent=self.clock())
             info = self.client.publish(self._topic(EVENTS), b.to_bytes(), qos=1)
             if info.rc != mqtt.MQTT_ERR_SUCCESS:
                 self._connected = False  # the connect note will rewind and send it again
@@ -184,12 +194,18 @@ class TablePublisher:
         if len(batches) == ROUND:
             self._wake.set()  # more to send: come straight back after the notes
             return
+        if self.referee.last_seq == self._state_sent:
+            return
+        wait = self._state_at + self.state_every - time.monotonic()
+        if wait > 0:  # sent one a moment ago: come back for the latest when it is due
+            self._timeout = min(self._timeout, wait)
+            return
         state = self.referee.public_state()
-        if state["seq"] != self._state_sent:
-            msg = StateMessage(self.table, int(state["seq"]), box.last, self.clock(), state)
-            info = self.client.publish(self._topic(STATE), msg.to_bytes(), qos=1, retain=True)
-            if info.rc == mqtt.MQTT_ERR_SUCCESS:
-                self._state_sent = msg.seq
+        msg = StateMessage(self.table, int(state["seq"]), box.last, self.clock(), state)
+        info = self.client.publish(self._topic(STATE), msg.to_bytes(), qos=1, retain=True)
+        if info.rc == mqtt.MQTT_ERR_SUCCESS:
+            self._state_sent = msg.seq
+            self._state_at = time.monotonic()
 
     def _save(self) -> None:
         if self.marks is not None and self.outbox.mark != self._saved:

@@ -57,6 +57,7 @@ class ClubStore:
                 self._conn.execute(stmt)
             if self._meta("night") is None:
                 self.new_night(time.strftime("%Y-%m-%d"))
+            self._night = int(self._meta("night") or 0)  # read once: every batch asks
 
     def close(self) -> None:
         with self._lock:
@@ -72,12 +73,12 @@ class ClubStore:
             cur = self._conn.execute("INSERT INTO nights (name, started) VALUES (?, ?)", (name, time.time()))
             night = int(cur.lastrowid or 0)
             self._conn.execute("INSERT OR REPLACE INTO meta VALUES ('night', ?)", (str(night),))
+            self._night = night
             return night
 
     @property
     def night(self) -> int:
-        with self._lock:
-            return int(self._meta("night") or 0)
+        return self._night
 
     def nights(self) -> list[dict[str, Any]]:
         with self._lock:

@@ -60,9 +60,11 @@ class Batch:
     seq: int
     prev: int
     events: list[dict[str, Any]] = field(default_factory=list)
+    sent: float | None = None  # when the table handed it to the broker (latency figures)
 
     def to_bytes(self) -> bytes:
-        return dumps({"v": 1, "table": self.table, "seq": self.seq, "prev": self.prev, "events": self.events})
+        return dumps({"v": 1, "table": self.table, "seq": self.seq, "prev": self.prev, "events": self.events,
+                      "sent": self.sent})
 
     @classmethod
     def from_bytes(cls, raw: bytes) -> Batch:
@@ -72,7 +74,9 @@ class Batch:
         seq, prev = int(d["seq"]), int(d["prev"])
         if not 0 <= prev < seq:
             raise ValueError(f"bad sequence pair {prev} -> {seq}")
-        return cls(str(d["table"]), seq, prev, [e for e in d["events"] if isinstance(e, dict)])
+        sent = d.get("sent")
+        return cls(str(d["table"]), seq, prev, [e for e in d["events"] if isinstance(e, dict)],
+                   float(sent) if isinstance(sent, int | float) else None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -76,6 +76,7 @@ def test_every_public_event_once_in_journal_order(broker, tmp_path):
         table.play()
         want = batches_of(table.referee, "t1")
         wait_for(lambda: {b.seq for b in events_of(listener.taken())} >= {b.seq for b in want}, "all batches")
+        wait_for(lambda: listener.state_seq("t1") == table.referee.last_seq, "the last state")
     finally:
         table.close()
         listener.close()
