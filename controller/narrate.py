@@ -58,6 +58,9 @@ def describe(e: dict[str, Any], seats: list[str] | None = None) -> str | None:
         return f"{team()} took the first seven: play on?"
     if kind == "play-on-chosen":
         return f"{team()} " + ("play on for all thirteen" if e["play_on"] else "stop here")
+    if kind == "deal-fell-short":
+        return (f"the deal reader saw {e['seen']} of 52 cards: hand {e['hand']} is refereed from the "
+                "played cards (a revoke is proven later, or when the hand ends)")
     if kind == "show-asked":
         suits = " or ".join(SUITS[s] for s in e["suits"])
         tricks = ", ".join(str(t) for t in e["tricks"])

@@ -377,7 +377,7 @@ class Calling:
         h.must_trump = move.seat if self.options.must_trump_after_ask else None
         out.append(TrumpAsked(move.seat))
         self._reveal(f"asked by {self._named(move.seat)}", out)
-        if self.dealt_mode and led >= 0 and any(c // 13 == led for c in h.holdings[move.seat]):
+        if h.dealt_mode and led >= 0 and any(c // 13 == led for c in h.holdings[move.seat]):
             proof = min(c for c in h.holdings[move.seat] if c // 13 == led)
             flag_revoke(h, out, move.seat, None, h.trick_no, FOLLOW_SUIT, led, proof,
                         f"asked for the trump while able to follow {Suit(led).title}")

@@ -164,7 +164,7 @@ class Ending:
             show_proofs_at_hand_end(h, o, out)
             if self._ask_to_show(outcome, out):
                 return
-        if not self.dealt_mode:
+        if not h.dealt_mode:
             for seat in range(4):
                 for suit in sorted(h.voids[seat]):
                     out.append(SuspicionCleared(seat, Suit(suit)))

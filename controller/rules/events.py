@@ -76,6 +76,15 @@ class DealComplete(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class DealFellShort(Event):
+    """Play began before the deal reader saw all 52 cards: this hand is refereed from the
+    played cards, as in 'played' mode. ``seen``: how many it read."""
+
+    hand: int
+    seen: int
+
+
+@dataclass(frozen=True, slots=True)
 class BidMade(Event):
     seat: int
     tricks: int

@@ -18,6 +18,7 @@ from .errors import (
 from .events import (
     CardNotCounted,
     CardTakenBack,
+    DealFellShort,
     Event,
     FaceDownPlayed,
     FaceDownShown,
@@ -48,6 +49,9 @@ from .refusals import after_hand_end, seen_again
 from .scoring import Tally, award_courts
 from .trick import is_cut, trick_winner
 
+#: Missed reads over the deal spot the referee recovers from (see ``_close_short_deal``).
+SHORT_DEAL_LIMIT = 12
+
 
 class Playing:
     """Match methods for play and tricks (mixed into ``Match``)."""
@@ -60,6 +64,8 @@ class Playing:
     tally: Tally
     seat_names: tuple[str, ...]
     _named: Callable[[int | None], str]  # from Calling: a seat as the table calls it
+    _trump_needed: Callable[[], bool]  # from Match
+    _maybe_start_play: Callable[[list[Event]], None]  # from Match
 
     # ------------------------------------------------------------------ play
     def _on_play(self, move: I.Play, out: list[Event]) -> None:
@@ -71,11 +77,13 @@ class Playing:
                 late = after_hand_end(self, move.seat, int(move.card))  # type: ignore[arg-type]
                 if late is not None:
                     raise WrongPhase(late)
-                if not h.deal_complete:
+                if not h.deal_complete and not self._close_short_deal(out):
                     raise WrongPhase(f"the deal is not finished ({h.deal_index} of 52 cards seen)")
-                raise WrongPhase("play waits for the trump call" if h.auction is None or h.auction.done
-                                 else "play waits for the auction")
-            raise WrongPhase("no card can be played now")
+                if self.phase is not Phase.PLAY:
+                    raise WrongPhase("play waits for the trump call" if h.auction is None or h.auction.done
+                                     else "play waits for the auction")
+            else:
+                raise WrongPhase("no card can be played now")
         seat, c = move.seat, int(move.card)
         if not 0 <= seat <= 3:
             raise OutOfTurn(f"there is no seat {seat}")
@@ -85,8 +93,8 @@ class Playing:
             # The common case, kept short: no correction open, the turn is the next seat.
             n = len(h.trick)
             if n < 4 and seat == (h.leader + n) & 3 and h.played_count[seat] < 13 and (
-                    c in h.holdings[seat] if self.dealt_mode else c not in h.played):
-                if not self.dealt_mode:
+                    c in h.holdings[seat] if h.dealt_mode else c not in h.played):
+                if not h.dealt_mode:
                     self._check_card(seat, c)
                 self._play(seat, c, out)
                 return
@@ -110,6 +118,28 @@ class Playing:
         self._check_card(seat, c)
         self._play(seat, c, out)
 
+    def _close_short_deal(self, out: list[Event]) -> bool:
+        """A card lands on a seat's spot once the call is made but before the deal reader
+        has seen all 52: the reader missed some. Cards are told apart only by their order
+        over the deal spot, so one missed read shifts every later card to the wrong seat;
+        no hand is known for sure any more. The hand goes on refereed from the played
+        cards, as in 'played' mode (a revoke is proven by a later card, or by showing when
+        the hand ends). With more than ``SHORT_DEAL_LIMIT`` cards missing it is more likely
+        a card put on a spot by mistake mid-deal, and the play is refused as before."""
+        h = self.hand
+        ready = (h.deal_index >= 4 * h.first_batch and 52 - h.deal_index <= SHORT_DEAL_LIMIT
+                 and (h.auction is None or h.auction.done) and not self._trump_needed())
+        if not ready:
+            return False
+        h.dealt_mode = False
+        h.holdings = [set(), set(), set(), set()]
+        if h.trump_card is not None and h.caller is not None and h.trump_how in ("hidden", "shown"):
+            h.holdings[h.caller].add(h.trump_card)  # he laid it on the trump spot himself
+        out.append(DealFellShort(h.number, h.deal_index))
+        self.phase = Phase.CALL
+        self._maybe_start_play(out)
+        return self.phase is Phase.PLAY
+
     def _held_trick(self, seat: int) -> str | None:
         """While a trick is held open after a flag or a correction: replace or close?"""
         h = self.hand
@@ -130,7 +160,7 @@ class Playing:
             raise NoCardsLeft(f"{self._named(seat)} has no cards left")
         if c in h.played:
             raise CardSeenTwice(seen_again(self, seat, c))  # type: ignore[arg-type]
-        if self.dealt_mode:
+        if h.dealt_mode:
             if c not in h.holdings[seat]:
                 owner = next(s for s in range(4) if c in h.holdings[s])
                 raise NotInHand(f"{CARDS[c]} was dealt to {self._named(owner)}, it cannot come from {self._named(seat)}")
@@ -160,7 +190,7 @@ class Playing:
         holding = h.holdings[seat]
         # --- what the engine can prove right now
         if led is not None and led >= 0 and suit != led:
-            if self.dealt_mode:
+            if h.dealt_mode:
                 proof = _lowest_of(holding, led, exclude=c)
                 if proof is not None:
                     violations.append((FACE_DOWN_NOT_VOID if face_down else FOLLOW_SUIT, proof,
@@ -173,11 +203,11 @@ class Playing:
                     and team_of(seat) != team_of(h.caller) and h.asked != seat \
                     and not (violations and violations[0][0] == FOLLOW_SUIT):
                 violations.append((MUST_ASK, None, "did not ask for the trump before playing off suit"))
-        if h.must_trump == seat and h.trump_public and suit != h.trump and self.dealt_mode:
+        if h.must_trump == seat and h.trump_public and suit != h.trump and h.dealt_mode:
             proof = _lowest_of(holding, h.trump, exclude=c)  # type: ignore[arg-type]
             if proof is not None and not (led is not None and led >= 0 and suit == led):
                 violations.append((TRUMP_AFTER_ASK, proof, "did not trump after the reveal"))
-        if lead and h.caller_revealed_on_lead and seat == h.caller and suit != h.trump and self.dealt_mode:
+        if lead and h.caller_revealed_on_lead and seat == h.caller and suit != h.trump and h.dealt_mode:
             proof = _lowest_of(holding, h.trump, exclude=c)  # type: ignore[arg-type]
             if proof is not None:
                 violations.append((LEAD_TRUMP_AFTER_REVEAL, proof, "showed the trump on the lead but led no trump"))
@@ -205,7 +235,7 @@ class Playing:
             out.append((FaceDownShown if o.show_caller_discards else FaceDownPlayed)(seat, CARDS[c], h.trick_no))
         show_played_proof(h, seat, c, face_down, out)
         # --- played mode: what this card proves about earlier tricks, and what it claims
-        if not self.dealt_mode:
+        if not h.dealt_mode:
             # The claim first: if this card also proves an earlier revoke and so ends the
             # hand, the claim it makes now is still asked about at the hand's end.
             if led is not None and led >= 0 and suit != led and led not in h.voids[seat]:
@@ -230,7 +260,7 @@ class Playing:
 
     def _holds_non_ace(self, seat: int, c: int) -> bool:
         h = self.hand
-        if self.dealt_mode:
+        if h.dealt_mode:
             return any(x % 13 != ACE for x in h.holdings[seat] if x != c)
         unplayed_aces = sum(1 for s in range(4) if Card.of(s, ACE) not in h.played) - 1
         return 13 - h.played_count[seat] - 1 > unplayed_aces

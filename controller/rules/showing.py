@@ -48,7 +48,7 @@ class Showing:
         """At the hand's end: ask the suspected seats to show, and hold the result until
         they have. False when there is nobody to ask (the hand is scored at once)."""
         h = self.hand
-        if h.show_done or self.dealt_mode or not self.options.show_at_hand_end:
+        if h.show_done or h.dealt_mode or not self.options.show_at_hand_end:
             return False
         # A seat that has played all its cards has nothing left to hide: a card of the
         # claimed suit would have come out in a later trick and proven the revoke then.

@@ -97,6 +97,7 @@ def _view(m: Match, seat: int | None, admin: bool) -> dict[str, Any]:
         "trump_hidden": h.trump is not None and not h.trump_public,
         "trump_how": h.trump_how or None,
         "cards_dealt": h.deal_index if m.dealt_mode else None,
+        "hand_knowledge": "dealt" if h.dealt_mode else "played",
         "turn": h.turn() if m.phase is Phase.PLAY else None,
         "trick": {"number": h.trick_no, "leader": h.leader, "cards": trick_cards},
         "tricks": list(h.captured),

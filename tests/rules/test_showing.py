@@ -87,7 +87,7 @@ def play_until_hand_ends(m: Match, revoker: int = REVOKER) -> list:
         if m.phase is Phase.PLAY_ON:
             events += m.apply(I.PlayOn(False))
             continue
-        seat = m.turn()
+        seat = m.turn() if m.phase is Phase.PLAY else h.leader  # a short deal ends at the first lead
         assert seat is not None
         if seat == 1 and not h.trick and h.trick_no == 2 and h.trump is not None and not h.trump_public \
                 and m.options.reveal_on_lead:
@@ -264,3 +264,51 @@ def test_the_card_that_proves_a_revoke_may_itself_be_one_and_is_asked_about() ->
     assert [(f.seat, f.trick) for f in of_type(events, RevokeFlagged)] == [(2, 2)]
     (won,) = of_type(events, HandWon)
     assert won.team == 1
+
+
+# ------------------------------------------------------------ a deal the reader saw only in part
+
+def dealt_but_short(name: str, missing: set[str]) -> Match:
+    """'dealt' mode, dealer 0: the sweep deal goes over the deal spot, but the reader
+    misses ``missing``; seat 1 calls clubs after the first batch."""
+    from tablehelp import deal_inputs
+
+    m = Match(preset(name), first_dealer=0)
+    for move in deal_inputs(SWEEP, 0, m.options.deal_batches):
+        if move.card.text not in missing:
+            m.apply(move)
+        if m.hand.deal_index == 20 and m.hand.trump is None:
+            m.apply(I.CallTrump(1, Suit.C))
+    return m
+
+
+def test_a_deal_the_reader_missed_a_card_of_falls_back_to_played_knowledge() -> None:
+    """One missed read shifts every later card to the wrong seat, so no hand is known for
+    sure: the first play ends the deal and the hand is refereed from the played cards."""
+    m = dealt_but_short("court-piece", {"9H"})
+    assert m.phase is not Phase.PLAY
+    events = m.apply(I.Play(1, Card.parse("AS")))
+    assert [(e.hand, e.seen) for e in events if e.kind == "deal-fell-short"] == [(1, 51)]
+    assert m.phase is Phase.PLAY and m.public_view()["hand_knowledge"] == "played"
+
+
+def test_a_revoke_in_a_short_dealt_hand_is_proven_by_showing() -> None:
+    m = dealt_but_short("rang", {"JD", "5D"})
+    events = play_until_hand_ends(m)
+    assert any(e.kind == "deal-fell-short" for e in events)
+    assert not of_type(events, RevokeFlagged) and m.phase is Phase.SHOW
+    events = show_all(m, REVOKER)
+    for seat in sorted(m.hand.show_asked):
+        events += show_all(m, seat)
+    assert [f.seat for f in of_type(events, RevokeFlagged)] == [REVOKER]
+    (won,) = of_type(events, HandWon)
+    assert won.team == 0
+    assert m.hand.dealt_mode  # the next hand is read over the deal spot again
+
+
+def test_a_card_on_a_spot_early_in_the_deal_is_still_refused() -> None:
+    late = [c.text for hand in SWEEP for c in hand[5:9]]  # 16 cards of the second batch
+    m = dealt_but_short("court-piece", set(late))
+    assert m.hand.deal_index == 36
+    with pytest.raises(WrongPhase, match="deal is not finished"):
+        m.apply(I.Play(1, Card.parse("AS")))
