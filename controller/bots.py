@@ -14,6 +14,13 @@ from typing import Any
 
 from controller.rules import inputs as I
 from controller.rules.cards import CARDS, Card, Suit
+from controller.rules.events import (
+    CardShown,
+    FaceDownPlayed,
+    FaceDownShown,
+    HandStarted,
+    PlayAccepted,
+)
 from controller.rules.hand import Hand, Phase, team_of
 from controller.rules.match import Match
 from controller.rules.options import AskRule, CallerRule, TrumpCall
@@ -43,6 +50,36 @@ class BotTable:
         self.hands = [set(), set(), set(), set()]
         for c, seat in zip(deck, h.deal_order, strict=True):
             self.hands[seat].add(c)
+
+    def take_over(self) -> None:
+        """Sit down at a hand already under way (a simulated table resumed from its journal).
+
+        The cards each seat is known to have had this hand -- still held, played, laid
+        face down or shown -- stay that seat's; the rest are shuffled into the places of
+        the deal not yet seen, so the bots play on from where the table stopped."""
+        m = self.match
+        h = m.hand
+        if m.phase is Phase.DRAW:
+            return
+        known: list[list[int]] = [sorted(h.holdings[s]) for s in range(4)]
+        for e in reversed(m.events):
+            if isinstance(e, HandStarted):
+                break
+            card, seat = getattr(e, "card", None), getattr(e, "seat", None)
+            if isinstance(e, (PlayAccepted, FaceDownPlayed, FaceDownShown, CardShown)) and card is not None \
+                    and seat is not None and int(card) not in known[seat]:
+                known[seat].append(int(card))
+        taken = {c for cards in known for c in cards}
+        rest = [c for c in range(52) if c not in taken]
+        self.rng.shuffle(rest)
+        deck: list[int] = []
+        for seat in h.deal_order:
+            deck.append(known[seat].pop(0) if known[seat] else rest.pop())
+        self.deck = deck
+        self.hands = [set(), set(), set(), set()]
+        for c, seat in zip(deck, h.deal_order, strict=True):
+            self.hands[seat].add(c)
+        self._deal_seen = m.deals_started
 
     def first_cards(self, seat: int) -> list[int]:
         h = self.match.hand

@@ -115,7 +115,11 @@ class SimulatedTable:
 
     # ------------------------------------------------------------ one action
     def step(self) -> None:
-        assert self.table is not None
+        if self.table is None:  # a match resumed from the journal: the bots sit down mid-hand
+            assert self.referee.match is not None
+            self.table = BotTable(self.referee.match, self.rng, revoke_rate=self.s.revoke_rate)
+            self.table.take_over()
+            self.say("[sim] resuming the match in progress")
         self.table.match = self.referee.match  # undo rebuilds the match object
         move = self.table.next_input()
         self.actions += 1

@@ -34,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
     )
     from controller.sdnotify import Notifier
     from controller.service import TableService
+    from controller.virtual_table import VIRTUAL_PORT, open_virtual_table
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
@@ -52,7 +53,12 @@ def run(args: argparse.Namespace) -> int:
         seats = cfg.match.seats
         service.referee.subscribe(lambda e: None if "private_to" in e else (
             print(line, flush=True) if (line := describe(e, seats)) else None))
-    driver = start_hub(service, cfg.hub.port) if cfg.hub.enabled else None
+    virtual = None
+    if cfg.hub.enabled and cfg.hub.port == VIRTUAL_PORT:  # a simulated table (controller/virtual_table.py)
+        virtual = open_virtual_table(service)
+        driver = start_hub(service, virtual.hub.port, source="virtual-hub")
+    else:
+        driver = start_hub(service, cfg.hub.port) if cfg.hub.enabled else None
     signals = start_gpio(service) if cfg.gpio.enabled else None
     if cfg.oled.enabled:
         start_oled(service)
@@ -92,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
             notifier.ready("refereeing")
 
     threading.Thread(target=watchdog, daemon=True, name="watchdog").start()
+    if virtual is not None:
+        virtual.start(stop)
     threading.Thread(target=ready, daemon=True, name="ready").start()
     start_move_timer(service, stop)
     # systemd stops the service with SIGTERM: close the journal and readers cleanly.
@@ -108,6 +116,8 @@ def run(args: argparse.Namespace) -> int:
         notifier.stopping()
         if driver is not None:
             driver.stop()
+        if virtual is not None:
+            virtual.close()
         if signals is not None:
             signals.close()
         if camera is not None:
