@@ -13,11 +13,13 @@ const statusText = (t) => (t.status === "offline" ? `offline since ${clock(t.sin
 const teams = (seats) => (seats ? [`${seats[0]} & ${seats[2]}`, `${seats[1]} & ${seats[3]}`] : ["—", "—"]);
 const result = (m) => (!m.over ? "playing" : m.winner === null ? "drawn" : `${m.teams[m.winner].join(" & ")} won`);
 const page = document.body.dataset.page;
+const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const trump = (t) => (t.trump ? `trump ${SUITS[t.trump] ?? t.trump}` : "");
 
 function tile(t) {
   const [a, b] = teams(t.seats);
   const score = t.score || ["", ""];
-  const facts = [t.hand ? `hand ${t.hand}` : "", t.trump ? `trump ${t.trump}` : "", t.phase || ""].filter(Boolean).join(" · ");
+  const facts = [t.hand ? `hand ${t.hand}` : "", trump(t), t.phase || ""].filter(Boolean).join(" · ");
   return el("a", { class: "tile", href: `/table/${encodeURIComponent(t.name)}`, "data-table": t.name },
     el("h2", {}, t.name, el("span", { class: `status ${t.status}` }, statusText(t))),
     el("div", { class: "teams" }, el("span", { class: "team0" }, a), el("b", { class: "big" }, score[0]),
@@ -51,7 +53,7 @@ async function table() {
   const [a, b] = teams(t.seats);
   $('[data-role="team-0"]').textContent = a; $('[data-role="team-1"]').textContent = b;
   $('[data-role="score-0"]').textContent = t.score ? t.score[0] : ""; $('[data-role="score-1"]').textContent = t.score ? t.score[1] : "";
-  $('[data-role="facts"]').textContent = [t.preset, t.hand ? `hand ${t.hand}` : "", t.trump ? `trump ${t.trump}` : "", t.phase].filter(Boolean).join(" · ");
+  $('[data-role="facts"]').textContent = [t.preset, t.hand ? `hand ${t.hand}` : "", trump(t), t.phase].filter(Boolean).join(" · ");
   $('[data-role="matches"]').replaceChildren(...t.matches.slice().reverse().map((m) => el("tr", {},
     el("td", {}, m.teams.map((x) => x.join(" & ")).join(" v ")), el("td", { class: "num" }, m.courts.join("–")),
     el("td", { class: "num" }, m.points.join("–")), el("td", {}, result(m)))));
