@@ -93,6 +93,7 @@ def journal_matches(table: str, referee_entries: list) -> list:
             rec.points = score
         rec.over = m.phase is Phase.OVER
         rec.winner = m.winner
+        rec.hands_won = [sum(1 for h in m.history if h["winner"] == t) for t in (0, 1)]
         out.append(rec)
 
     for entry in referee_entries:

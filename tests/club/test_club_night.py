@@ -15,7 +15,7 @@ from cutproxy import CutProxy  # noqa: E402
 from controller.club.outbox import batches_of  # noqa: E402
 from controller.club.scoreboard import Scoreboard  # noqa: E402
 from controller.club.simclub import SimMatch, SimTable  # noqa: E402
-from controller.club.standings import standings  # noqa: E402
+from controller.club.standings import players, standings  # noqa: E402
 from controller.club.store import ClubStore  # noqa: E402
 from controller.club.tournament import Director, round_result  # noqa: E402
 from controller.journal import Journal  # noqa: E402
@@ -87,8 +87,12 @@ def test_round_robin_night_with_faults(broker, tmp_path):
     got = board.matches(store.night)
     assert len(got) == len(expected) == 6
     assert [r.to_dict() for r in standings(got)] == [r.to_dict() for r in standings(expected)]
-    assert sorted((m.table, m.seats, m.courts, m.points, m.winner) for m in got) == \
-        sorted((m.table, m.seats, m.courts, m.points, m.winner) for m in expected)
+    assert sorted((m.table, m.seats, m.courts, m.points, m.winner, m.hands_won) for m in got) == \
+        sorted((m.table, m.seats, m.courts, m.points, m.winner, m.hands_won) for m in expected)
+    # the players' figures add up to the same matches and hands
+    stats = players(got)
+    assert sum(p.matches for p in stats.values()) == 4 * 6
+    assert sum(p.hands_won for p in stats.values()) == 2 * sum(sum(m.hands_won) for m in expected)
     # every round's result is on the board, and every pair of teams met once
     rounds = store.rounds(store.night)
     met = set()

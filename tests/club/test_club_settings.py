@@ -1,0 +1,56 @@
+"""The club file, and `courtpiece club --broker-files` writing Mosquitto's files from it."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.cli import main
+from controller.club.settings import load_club_config
+from controller.config import ConfigError
+
+GOOD = """[club]
+name = "Thursday club"
+[broker]
+port = 1884
+password = "board-secret"
+[tables]
+table-1 = "first-secret"
+table-2 = "second-secret"
+"""
+
+
+def test_a_club_file(tmp_path):
+    p = tmp_path / "club.toml"
+    p.write_text(GOOD)
+    cfg = load_club_config(p)
+    assert cfg.club.name == "Thursday club" and cfg.broker.port == 1884 and sorted(cfg.tables) == ["table-1", "table-2"]
+
+
+@pytest.mark.parametrize("text,words", [
+    (GOOD.replace('name = "Thursday club"', 'nmae = "x"'), "unknown key 'club.nmae' (line 2)"),
+    (GOOD + "[extra]\na = 1\n", "unknown section [extra]"),
+    (GOOD.replace('table-2 = "second-secret"', 'scoreboard = "second-secret"'), "bad table name"),
+    (GOOD.replace('"second-secret"', '"short"'), "8 or more characters"),
+    (GOOD.replace("port = 1884", "port = 99999"), "'broker.port' (line 4) must be a TCP port"),
+    ("[club]\n", "[tables] must list"),
+])
+def test_mistakes_are_named(tmp_path, text, words):
+    p = tmp_path / "club.toml"
+    p.write_text(text)
+    with pytest.raises(ConfigError) as err:
+        load_club_config(p)
+    assert words in str(err.value)
+
+
+def test_broker_files_from_the_cli(tmp_path, capsys):
+    p = tmp_path / "club.toml"
+    p.write_text(GOOD)
+    out = tmp_path / "broker"
+    assert main(["club", "--config", str(p), "--broker-files", str(out)]) == 0
+    assert "2 tables" in capsys.readouterr().out
+    users = [line.split(":", 1)[0] for line in (out / "passwd").read_text().splitlines()]
+    assert users == ["scoreboard", "table-1", "table-2"]
+    assert (out / "passwd").stat().st_mode & 0o077 == 0  # hashes readable by the owner only
+    assert "user table-2\ntopic write courtpiece/tables/table-2/events" in (out / "acl").read_text()
+    conf = (out / "mosquitto.conf").read_text()
+    assert "listener 1884 0.0.0.0" in conf and "allow_anonymous false" in conf
