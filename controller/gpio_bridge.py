@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from controller.gpio import TableSignals
@@ -15,17 +16,18 @@ def connect_signals(referee: Referee, signals: TableSignals) -> Any:
     signals.on_confirm = lambda: referee.command("confirm", source="button")
     signals.on_play_on = lambda: referee.command("play-on", {"play_on": True}, source="button")
 
+    # Event kind -> what the LEDs and buzzer do about it.
+    reactions: dict[str, Callable[[TableEvent], None]] = {
+        "play-accepted": lambda e: signals.play_accepted(e["seat"]),
+        "revoke-flagged": lambda e: signals.revoke(e["seat"]),
+        "courts-scored": lambda e: signals.court_scored(e["team"]),
+        **{kind: lambda e: signals.revoke_cleared()
+           for kind in ("card-taken-back", "trick-won", "hand-started", "undone")},
+    }
+
     def on_event(e: TableEvent) -> None:
-        if not sees(PUBLIC, e):
-            return
-        kind = e.get("event")
-        if kind == "play-accepted":
-            signals.play_accepted(e["seat"])
-        elif kind == "revoke-flagged":
-            signals.revoke(e["seat"])
-        elif kind in ("card-taken-back", "trick-won", "hand-started", "undone"):
-            signals.revoke_cleared()
-        elif kind == "courts-scored":
-            signals.court_scored(e["team"])
+        react = reactions.get(str(e.get("event")))
+        if react is not None and sees(PUBLIC, e):
+            react(e)
 
     return referee.subscribe(on_event)

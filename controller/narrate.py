@@ -1,82 +1,102 @@
-"""Table events as short sentences for a terminal (the simulator, ``courtpiece run -v``)."""
+"""Table events as short sentences for a terminal (the simulator, ``courtpiece run -v``).
+
+One line-maker per event kind, in a table: a new event gets a sentence by adding an
+entry, never by growing a chain of ifs.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+from controller.rules.cards import Suit
+
+
+def _suit(letter: str) -> str:
+    return Suit[letter].title
+
+
+@dataclass(frozen=True)
+class _Event:
+    """One event and the table's seat names, with the phrases every line needs."""
+
+    e: dict[str, Any]
+    names: list[str]
+
+    def __getitem__(self, key: str) -> Any:
+        return self.e[key]
+
+    def get(self, key: str) -> Any:
+        return self.e.get(key)
+
+    def who(self, key: str = "seat") -> str:
+        s = self.e.get(key)
+        return self.names[s] if isinstance(s, int) and 0 <= s < 4 else "?"
+
+    def team(self, key: str = "team") -> str:
+        t = self.e.get(key)
+        return f"{self.names[t]} & {self.names[t + 2]}" if t in (0, 1) else "?"
+
+
+def _bid(e: _Event) -> str:
+    return f"{e.who()} bids {e['tricks']}" + (f" with open trump {_suit(e['open_suit'])}" if e.get("open_suit") else "")
+
+
+def _revoke(e: _Event) -> str:  # public: the proving card only once the table has seen it
+    return f"!! REVOKE by {e.who()}: {e['detail']}" + (f" (proof {e['proof']})" if e.get("proof") else "")
+
+
+def _match_over(e: _Event) -> str:
+    winners = f"{e.team('winner')} win" if e.get("winner") is not None else "a draw"
+    return f"== match over ({e['reason']}): {winners} {e['score']}"
+
+
+def _show_asked(e: _Event) -> str:
+    suits = " or ".join(_suit(s) for s in e["suits"])
+    tricks = ", ".join(str(t) for t in e["tricks"])
+    return f"{e.who()}: show your cards -- you showed no {suits} in trick {tricks}"
+
+
+def _notice(e: _Event) -> str:
+    return f"[{e['event']}] {e.get('message') or ''}"
+
+
+_LINES: dict[str, Callable[[_Event], str]] = {
+    "match-setup": lambda e: f"new match: {e['preset']} ({e['knowledge']} mode), dealer {e.who('first_dealer')}",
+    "hand-started": lambda e: f"-- hand {e['hand']}: {e.who('dealer')} deals",
+    "trump-called": lambda e: f"trump is {_suit(e['suit'])} ({e['how']})",
+    "trump-hidden": lambda e: f"{e.who()} lays the trump face down",
+    "trump-revealed": lambda e: f"trump revealed: {_suit(e['suit'])} ({e['reason']})",
+    "bid-made": _bid,
+    "bid-passed": lambda e: f"{e.who()} passes",
+    "auction-won": lambda e: f"{e.who()} calls at {e['tricks']}" + (" (dealer forced)" if e.get("forced") else ""),
+    "play-accepted": lambda e: f"{e.who()} plays {e['card'] or 'a card face down'}",
+    "revoke-flagged": _revoke,
+    "proof-shown": lambda e: f"the proof of {e.who()}'s revoke in trick {e['trick']}: {e['card']}",
+    "card-taken-back": lambda e: f"{e.who()} takes back {e['card'] or 'a card'}",
+    "trick-won": lambda e: f"trick {e['trick']} to {e.who('winner')}" + (" (to the pile)" if e.get("to_pile") else ""),
+    "pile-picked-up": lambda e: f"{e.who()} takes the pile of {e['tricks']}",
+    "hand-won": lambda e: f"hand {e['hand']} to {e.team()}: {e['tricks'][0]}-{e['tricks'][1]} ({e['reason']})",
+    "courts-scored": lambda e: f"** {e.team()} score {e['courts']} court{'s' if e['courts'] != 1 else ''}: {e['reason']}",
+    "points-scored": lambda e: f"** {e.team()} score {e['points']}: {e['reason']}",
+    "play-on-offered": lambda e: f"{e.team()} took the first seven: play on?",
+    "play-on-chosen": lambda e: f"{e.team()} " + ("play on for all thirteen" if e["play_on"] else "stop here"),
+    "deal-fell-short": lambda e: (f"the deal reader saw {e['seen']} of 52 cards: hand {e['hand']} is refereed from "
+                                  "the played cards (a revoke is proven later, or when the hand ends)"),
+    "show-asked": _show_asked,
+    "card-shown": lambda e: f"{e.who()} shows {e['card']}",
+    "showing-skipped": lambda e: "the table did not show: " + ", ".join(e.names[s] for s in e["seats"])
+    + " went unchecked",
+    "hand-result-changed": lambda e: f"!! hand result changed: {e['reason']}",
+    "move-timed-out": lambda e: f"{e.who()}'s time to play has run out",
+    "match-over": _match_over,
+    **{kind: _notice for kind in ("unknown-tag", "other-deck-tag", "impossible", "journal-failed", "input-refused",
+                                  "command-refused", "reader-fault", "undone", "duplicate-read")},
+}
 
 
 def describe(e: dict[str, Any], seats: list[str] | None = None) -> str | None:
     """One line for a public table event, or None for ones not worth a line."""
-    names = seats or ["Seat 0", "Seat 1", "Seat 2", "Seat 3"]
-
-    def who(key: str = "seat") -> str:
-        s = e.get(key)
-        return names[s] if isinstance(s, int) and 0 <= s < 4 else "?"
-
-    def team(key: str = "team") -> str:
-        t = e.get(key)
-        return f"{names[t]} & {names[t + 2]}" if t in (0, 1) else "?"
-
-    kind = e.get("event")
-    if kind == "match-setup":
-        return f"new match: {e['preset']} ({e['knowledge']} mode), dealer {names[e['first_dealer']]}"
-    if kind == "hand-started":
-        return f"-- hand {e['hand']}: {who('dealer')} deals"
-    if kind == "trump-called":
-        return f"trump is {SUITS[e['suit']]} ({e['how']})"
-    if kind == "trump-hidden":
-        return f"{who()} lays the trump face down"
-    if kind == "trump-revealed":
-        return f"trump revealed: {SUITS[e['suit']]} ({e['reason']})"
-    if kind == "bid-made":
-        return f"{who()} bids {e['tricks']}" + (f" with open trump {SUITS[e['open_suit']]}" if e.get("open_suit") else "")
-    if kind == "bid-passed":
-        return f"{who()} passes"
-    if kind == "auction-won":
-        return f"{who()} calls at {e['tricks']}" + (" (dealer forced)" if e.get("forced") else "")
-    if kind == "play-accepted":
-        return f"{who()} plays {e['card'] or 'a card face down'}"
-    if kind == "revoke-flagged":  # public: the proving card only once the table has seen it
-        return f"!! REVOKE by {who()}: {e['detail']}" + (f" (proof {e['proof']})" if e.get("proof") else "")
-    if kind == "proof-shown":
-        return f"the proof of {who()}'s revoke in trick {e['trick']}: {e['card']}"
-    if kind == "card-taken-back":
-        return f"{who()} takes back {e['card'] or 'a card'}"
-    if kind == "trick-won":
-        return f"trick {e['trick']} to {who('winner')}" + (" (to the pile)" if e.get("to_pile") else "")
-    if kind == "pile-picked-up":
-        return f"{who()} takes the pile of {e['tricks']}"
-    if kind == "hand-won":
-        return f"hand {e['hand']} to {team()}: {e['tricks'][0]}-{e['tricks'][1]} ({e['reason']})"
-    if kind == "courts-scored":
-        return f"** {team()} score {e['courts']} court{'s' if e['courts'] != 1 else ''}: {e['reason']}"
-    if kind == "points-scored":
-        return f"** {team()} score {e['points']}: {e['reason']}"
-    if kind == "play-on-offered":
-        return f"{team()} took the first seven: play on?"
-    if kind == "play-on-chosen":
-        return f"{team()} " + ("play on for all thirteen" if e["play_on"] else "stop here")
-    if kind == "deal-fell-short":
-        return (f"the deal reader saw {e['seen']} of 52 cards: hand {e['hand']} is refereed from the "
-                "played cards (a revoke is proven later, or when the hand ends)")
-    if kind == "show-asked":
-        suits = " or ".join(SUITS[s] for s in e["suits"])
-        tricks = ", ".join(str(t) for t in e["tricks"])
-        return f"{who()}: show your cards -- you showed no {suits} in trick {tricks}"
-    if kind == "card-shown":
-        return f"{who()} shows {e['card']}"
-    if kind == "showing-skipped":
-        return "the table did not show: " + ", ".join(names[s] for s in e["seats"]) + " went unchecked"
-    if kind == "hand-result-changed":
-        return f"!! hand result changed: {e['reason']}"
-    if kind == "move-timed-out":
-        return f"{who()}'s time to play has run out"
-    if kind == "match-over":
-        w = e.get("winner")
-        return f"== match over ({e['reason']}): " + (f"{team('winner')} win" if w is not None else "a draw") + f" {e['score']}"
-    if kind in ("unknown-tag", "other-deck-tag", "impossible", "journal-failed", "input-refused",
-                "command-refused", "reader-fault", "undone", "duplicate-read"):
-        return f"[{kind}] {e.get('message', '')}"
-    return None
+    line = _LINES.get(str(e.get("event")))
+    return None if line is None else line(_Event(e, seats or ["Seat 0", "Seat 1", "Seat 2", "Seat 3"]))

@@ -6,6 +6,7 @@ seat: the referee fills in the caller or the seat whose turn it is from the matc
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from controller.rules import Match, Phase
@@ -37,60 +38,68 @@ def _suit(args: dict[str, Any], what: str) -> Suit:
         raise CommandError(f"{what}: which suit (S, H, D or C)?") from None
 
 
+def _turn(match: Match) -> int | None:
+    return match.hand.turn() if match.phase is Phase.PLAY else None
+
+
+def _bidder(match: Match) -> int | None:
+    a = match.hand.auction
+    return a.turn if a else None
+
+
+def _hide(match: Match, args: dict[str, Any]) -> I.HideTrump:
+    card = args.get("card")
+    return I.HideTrump(_seat(args, match.hand.caller, "hidden trump"),
+                       Card.parse(card) if card else None,
+                       None if card else _suit(args, "hidden trump"))
+
+
+def _correction(match: Match, args: dict[str, Any]) -> I.TakeBack:
+    pending = match.hand.pending
+    return I.TakeBack(_seat(args, pending.seat if pending is not None else None, "correction"))
+
+
+def _confirm(match: Match, args: dict[str, Any]) -> Any | None:
+    """The one Confirm button: stop after a seven-nil start, or close a held trick."""
+    if match.phase is Phase.PLAY_ON:
+        return I.PlayOn(False)
+    if match.phase is Phase.PLAY and len(match.hand.trick) == 4:
+        return I.CloseTrick()
+    return None
+
+
+Builder = Callable[[Match, dict[str, Any]], Any]
+
+#: Command name -> the engine input it stands for (None: nothing to do now). The seat,
+#: when left out, is the one the moment implies: the caller, the bidder, whose turn it is.
+_BUILDERS: dict[str, Builder] = {
+    "call-trump": lambda m, a: I.CallTrump(_seat(a, m.hand.caller, "call trump"), _suit(a, "call trump")),
+    "hide-trump": _hide,
+    "trump-by-card": lambda m, a: I.CallTrumpByCard(_seat(a, m.hand.caller, "trump by card"), int(a.get("number", 0))),
+    "bid": lambda m, a: I.Bid(_seat(a, _bidder(m), "bid"), int(a.get("tricks", 0))),
+    "pass": lambda m, a: I.Pass(_seat(a, _bidder(m), "pass")),
+    "open-challenge": lambda m, a: I.OpenChallenge(_seat(a, _bidder(m), "open challenge"), _suit(a, "open challenge")),
+    "ask-trump": lambda m, a: I.AskTrump(_seat(a, _turn(m), "ask for trump")),
+    "reveal-trump": lambda m, a: I.RevealTrump(_seat(a, m.hand.caller, "reveal trump")),
+    "redeal": lambda m, a: I.RequestRedeal(_seat(a, m.hand.caller, "redeal")),
+    "correction-made": _correction,
+    "apply-penalty": lambda m, a: I.ApplyPenalty(),
+    "play-on": lambda m, a: I.PlayOn(bool(a.get("play_on", True))),
+    "confirm": _confirm,
+    "skip-showing": lambda m, a: I.SkipShowing() if m.phase is Phase.SHOW else None,
+    "move-timeout": lambda m, a: I.MoveTimeout(_seat(a, _turn(m), "move timer")),
+    "time-up": lambda m, a: I.TimeUp(),
+    "end-match": lambda m, a: I.EndMatch(),
+}
+
+
 def to_engine_input(match: Match, name: str, args: dict[str, Any]) -> Any | None:
     """The engine input for a command, or None when the command has nothing to do now."""
-    h = match.hand
-    turn = h.turn() if match.phase is Phase.PLAY else None
-    if name == "call-trump":
-        return I.CallTrump(_seat(args, h.caller, "call trump"), _suit(args, "call trump"))
-    if name == "hide-trump":
-        card = args.get("card")
-        return I.HideTrump(_seat(args, h.caller, "hidden trump"),
-                           Card.parse(card) if card else None,
-                           None if card else _suit(args, "hidden trump"))
-    if name == "trump-by-card":
-        return I.CallTrumpByCard(_seat(args, h.caller, "trump by card"), int(args.get("number", 0)))
-    if name == "bid":
-        a = h.auction
-        return I.Bid(_seat(args, a.turn if a else None, "bid"), int(args.get("tricks", 0)))
-    if name == "pass":
-        a = h.auction
-        return I.Pass(_seat(args, a.turn if a else None, "pass"))
-    if name == "open-challenge":
-        a = h.auction
-        return I.OpenChallenge(_seat(args, a.turn if a else None, "open challenge"), _suit(args, "open challenge"))
-    if name == "ask-trump":
-        return I.AskTrump(_seat(args, turn, "ask for trump"))
-    if name == "reveal-trump":
-        return I.RevealTrump(_seat(args, h.caller, "reveal trump"))
-    if name == "redeal":
-        return I.RequestRedeal(_seat(args, h.caller, "redeal"))
-    if name == "correction-made":
-        seat = h.pending.seat if h.pending is not None else None
-        return I.TakeBack(_seat(args, seat, "correction"))
-    if name == "apply-penalty":
-        return I.ApplyPenalty()
-    if name == "play-on":
-        return I.PlayOn(bool(args.get("play_on", True)))
-    if name == "confirm":
-        if match.phase is Phase.PLAY_ON:
-            return I.PlayOn(False)
-        if match.phase is Phase.PLAY and len(h.trick) == 4:
-            return I.CloseTrick()
-        return None
-    if name == "skip-showing":
-        return I.SkipShowing() if match.phase is Phase.SHOW else None
-    if name == "move-timeout":
-        return I.MoveTimeout(_seat(args, turn, "move timer"))
-    if name == "time-up":
-        return I.TimeUp()
-    if name == "end-match":
-        return I.EndMatch()
-    raise CommandError(f"unknown command {name!r}")
+    build = _BUILDERS.get(name)
+    if build is None:
+        raise CommandError(f"unknown command {name!r}")
+    return build(match, args)
 
 
-COMMANDS = (
-    "new-match", "undo", "call-trump", "hide-trump", "trump-by-card", "bid", "pass",
-    "open-challenge", "ask-trump", "reveal-trump", "redeal", "correction-made",
-    "apply-penalty", "play-on", "confirm", "skip-showing", "move-timeout", "time-up", "end-match",
-)
+#: Every command a table can give (new-match and undo are the referee's own).
+COMMANDS = ("new-match", "undo", *_BUILDERS)
