@@ -18,9 +18,8 @@ import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
@@ -29,10 +28,14 @@ from starlette.datastructures import UploadFile
 from controller.sightings import ALL_ZONES, DEAL_ZONE, SEAT_ZONES
 from controller.web.admin_routes import Gate
 from controller.web.public_routes import page
-from vision.zones import ZoneMap, plane_from_zones
+
+if TYPE_CHECKING:  # numpy and OpenCV (through vision) load on first use: a table without
+    import numpy as np  # a camera never pays their memory (bench/memory.py)
+
+    from vision.zones import ZoneMap
 
 FrameGetter = Callable[[], "np.ndarray | None"]
-ZonesHook = Callable[[ZoneMap], None]
+ZonesHook = Callable[["ZoneMap"], None]
 
 #: Zones the referee needs from a camera-only table; ``trump`` may come from an RFID reader.
 REQUIRED_ZONES: tuple[str, ...] = (*SEAT_ZONES, DEAL_ZONE)
@@ -64,6 +67,7 @@ class FrameStore:
 def decode_image(data: bytes) -> np.ndarray:
     """A BGR frame from uploaded bytes, or a 400 that says what was wrong."""
     import cv2
+    import numpy as np
 
     if not data:
         raise HTTPException(400, "no image in the upload")
@@ -170,6 +174,8 @@ def calibrate_router(gate: Gate, *, zones_file: Path | None, camera_frame: Frame
         saved: dict[str, Any] = {"zones": {}, "frame_size": None}
         if zones_file is not None and zones_file.exists():
             try:
+                from vision.zones import ZoneMap
+
                 zm = ZoneMap.load(zones_file)
                 saved = {"zones": boxes_of(zm), "frame_size": list(zm.frame_size)}
             except (ValueError, KeyError, TypeError, OSError):
@@ -226,6 +232,8 @@ def calibrate_router(gate: Gate, *, zones_file: Path | None, camera_frame: Frame
         if zones_file is None:
             raise HTTPException(503, "this server has no state directory to save zones in")
         boxes, size = validate(body)
+        from vision.zones import ZoneMap, plane_from_zones
+
         zones = ZoneMap.rectangles(boxes, size)
         if body.get("table_from_seats"):
             # an oblique camera: the four seats' spots lie on a square round the table
