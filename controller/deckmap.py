@@ -26,12 +26,11 @@ from enum import Enum
 from pathlib import Path
 from types import MappingProxyType
 
+from controller.rules.cards import RANK_LETTERS, SUIT_LETTERS
 from controller.sightings import CardSeen, TagSeen
 
-RANKS = "AKQJT98765432"
-SUITS = "SHDC"
 #: Every card, in the order enrollment asks for them: AS KS … 2S, AH … 2H, AD …, AC … 2C.
-DECK_ORDER: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in RANKS)
+DECK_ORDER: tuple[str, ...] = tuple(rank + suit for suit in SUIT_LETTERS for rank in reversed(RANK_LETTERS))
 FULL_DECK = frozenset(DECK_ORDER)
 DECK_SIZE = len(DECK_ORDER)
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from controller.rules.cards import RANK_LETTERS, SUIT_LETTERS, Suit
+
 #: Referee notices whose ``message`` is free text written from the referee's full knowledge.
 NOTICE_EVENTS = frozenset({
     "impossible", "undone", "duplicate-read", "command-refused", "ignored", "input-refused",
@@ -29,8 +31,8 @@ PUBLIC = "public"
 #: ``"public"``, ``"admin"`` or a seat number.
 Audience = str | int
 
-_CARD = re.compile(r"\b(?:10|[2-9TJQKA])[SHDC]\b", re.IGNORECASE)
-_SUIT = re.compile(r"\b(?:spades?|hearts?|diamonds?|clubs?)\b", re.IGNORECASE)
+_CARD = re.compile(rf"\b(?:10|[{RANK_LETTERS}])[{SUIT_LETTERS}]\b", re.IGNORECASE)
+_SUIT = re.compile(r"\b(?:" + "|".join(s.title.rstrip("s") for s in Suit) + r")s?\b", re.IGNORECASE)
 
 
 def scrub(text: str) -> str:

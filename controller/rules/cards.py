@@ -35,6 +35,8 @@ class Suit(IntEnum):
 
 #: Rank letters from low to high; index is the rank's strength (2 weakest, A strongest).
 RANK_LETTERS = "23456789TJQKA"
+#: Suit letters in suit order (``Suit`` values): the card vocabulary, defined here only.
+SUIT_LETTERS = "SHDC"
 RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king", "ace")
 ACE = 12
 JACK = 9
@@ -55,7 +57,7 @@ class Card(int):
 
     @property
     def text(self) -> str:
-        return RANK_LETTERS[self % 13] + "SHDC"[self // 13]
+        return RANK_LETTERS[self % 13] + SUIT_LETTERS[self // 13]
 
     def __str__(self) -> str:
         return self.text
