@@ -29,7 +29,7 @@ export function connect(onChange, onStatus = () => {}) {
       if (ev.event === "revoke-flagged") store.flag = ev;
       else if (STICKY_UNTIL.has(ev.event)) store.flag = null;
       if (["impossible", "unknown-tag", "other-deck-tag", "command-refused", "input-refused",
-        "journal-failed", "undone"].includes(ev.event)) store.notice = { text: ev.message, at: Date.now() };
+        "journal-failed", "journal-damaged", "journal-resumed", "input-held", "undone"].includes(ev.event)) store.notice = { text: ev.message, at: Date.now() };
     }
     onChange(store);
   }

@@ -202,6 +202,9 @@ export function render(root, store) {
   show(root, "over", !!over);
   if (over) setText(root, "over-text", over.winner === null ? t("over.draw") : t("over.winner", { team: teamName(state, over.winner) }));
   const n = store.notice;
-  show(root, "notice", !!n && Date.now() - n.at < 8000);
-  if (n) setText(root, "notice-text", n.text || "");
+  // A halted referee or a journal rebuilt from a damaged file stays on screen: the state says so.
+  const standing = state.halted || state.journal_damaged;
+  show(root, "notice", !!standing || (!!n && Date.now() - n.at < 8000));
+  if (standing) setText(root, "notice-text", standing);
+  else if (n) setText(root, "notice-text", n.text || "");
 }
