@@ -54,6 +54,10 @@ async function table() {
   $('[data-role="team-0"]').textContent = a; $('[data-role="team-1"]').textContent = b;
   $('[data-role="score-0"]').textContent = t.score ? t.score[0] : ""; $('[data-role="score-1"]').textContent = t.score ? t.score[1] : "";
   $('[data-role="facts"]').textContent = [t.preset, t.hand ? `hand ${t.hand}` : "", trump(t), t.phase].filter(Boolean).join(" · ");
+  const trick = t.state?.view?.trick?.cards ?? [];
+  $('[data-role="trick"]').replaceChildren(...trick.map((c) => c.card
+    ? el("span", { class: `card suit-${c.card[1]}` }, c.card[0] === "T" ? "10" : c.card[0], el("span", { class: "pip" }, SUITS[c.card[1]]))
+    : el("span", { class: "card back" }, "\u00a0")));
   $('[data-role="matches"]').replaceChildren(...t.matches.slice().reverse().map((m) => el("tr", {},
     el("td", {}, m.teams.map((x) => x.join(" & ")).join(" v ")), el("td", { class: "num" }, m.courts.join("–")),
     el("td", { class: "num" }, m.points.join("–")), el("td", {}, result(m)))));
