@@ -121,14 +121,27 @@ def is_prose(node: object) -> bool:
 
 
 def leave_prose_alone() -> None:
-    """Make mutmut skip mutants that only reword, drop or blank out a prose literal.
+    """Make mutmut skip mutants that only reword, drop or blank out a prose literal, or
+    change what an f-string message says about its values.
 
     Text for people (a raised error's sentence, an event's reason) is checked by the
     tests that care about it, not letter by letter; counting its mutants would bury the
     wrong verdicts this run is for under hundreds of reworded messages. Strings that
     are data (keys, modes, names without spaces) are still mutated. Patched in place in
     mutmut's operator list, before any mutant is made; forked workers inherit it."""
-    from mutmut.mutation import mutators
+    import libcst as cst
+    from mutmut.mutation import file_mutation, mutators
+
+    if getattr(mutators, "_courtpiece_prose", False):
+        return
+    mutators._courtpiece_prose = True  # type: ignore[attr-defined]
+    skip_before = file_mutation.MutationVisitor._skip_node_and_children
+
+    def skip(visitor: Any, node: Any) -> bool:
+        # An f-string is a message as a whole: the expressions inside only fill it in.
+        return isinstance(node, cst.FormattedString) or bool(skip_before(visitor, node))
+
+    file_mutation.MutationVisitor._skip_node_and_children = skip  # type: ignore[method-assign]
 
     def strings(node: Any) -> Iterator[Any]:
         if not is_prose(node):
@@ -181,13 +194,19 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+def star_match(pattern: str, text: str) -> bool:
+    """Whether ``text`` matches ``pattern``, where only ``*`` is special (any text)."""
+    return re.fullmatch(".*".join(map(re.escape, pattern.split("*"))), text, re.DOTALL) is not None
+
+
 def is_listed(m: Mutant, equivalents: dict[tuple[str, str, str], str]) -> tuple[str, str, str] | None:
-    """The equivalent-list entry that covers this mutant, if any. The function part may be
-    a glob (``*``) for one change that is equivalent wherever it appears."""
+    """The equivalent-list entry that covers this mutant, if any. An entry may use ``*``
+    in any part, for one kind of change that is equivalent wherever it appears (a
+    parameter nothing reads, a field nothing reads)."""
     if m.key in equivalents:
         return m.key
     for key in equivalents:
-        if key[1:] == m.key[1:] and fnmatch.fnmatchcase(m.function, key[0]):
+        if any("*" in part for part in key) and all(map(star_match, key, m.key)):
             return key
     return None
 

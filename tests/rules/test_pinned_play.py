@@ -16,11 +16,29 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from tablehelp import card, cards, deal, deal_first_batch, of_type, parse_hands  # noqa: E402
+from tablehelp import (  # noqa: E402
+    banded_hands,
+    card,
+    cards,
+    complete_deal,
+    deal,
+    deal_first_batch,
+    of_type,
+    parse_hands,
+    play,
+)
 
-from controller.rules import InvalidChoice, Match, Phase, Suit, preset  # noqa: E402
+from controller.rules import InvalidChoice, Match, Phase, Suit, WrongPhase, preset  # noqa: E402
 from controller.rules import inputs as I  # noqa: E402
-from controller.rules.events import PlayAccepted, RevokeFlagged, TrickWon  # noqa: E402
+from controller.rules.events import (  # noqa: E402
+    CardTakenBack,
+    PlayAccepted,
+    RevokeFlagged,
+    RevokeProof,
+    TrickWon,
+    TrumpAsked,
+    TrumpRevealed,
+)
 
 # Seat 0 (the caller, dealer 3) holds eleven diamonds and two more cards; nobody else
 # holds a diamond, so seat 0's diamond leads win every trick. Its 11th lead is the ace
@@ -119,3 +137,74 @@ def test_turn_is_only_told_during_play() -> None:
     assert m.turn() is None  # the deal has not started
     deal_first_batch(m, hands)
     assert m.turn() is None and m.phase is not Phase.PLAY
+
+
+# ---------------------------------------------------------------------------- asking
+
+
+def hidden_table(**overrides: object) -> tuple[Match, list]:
+    """Hidden rung, dealer 3: seat 0 hides the 2 of hearts and leads the ace of spades;
+    seat 1 holds the spades from the king down to the 9."""
+    hands = complete_deal(["AS 2H 3D 4C 5C", "KS QS JS TS 9S", "", ""], voids={})
+    m = Match(preset("hidden-rung", **overrides), first_dealer=3)
+    deal_first_batch(m, hands)
+    m.apply(I.HideTrump(0, card("2H")))
+    deal(m, hands)
+    m.apply(I.Play(0, card("AS")))
+    return m, hands
+
+
+def test_asking_for_the_trump_while_holding_the_led_suit_is_a_revoke() -> None:
+    """002: only a player who cannot follow may ask for the hidden trump. Seat 1 holds
+    spades and asks anyway: the trump is turned up (the ask cannot be unsaid) and seat 1
+    is flagged for not following, proven by his lowest spade, which only he is told."""
+    m, _ = hidden_table()
+    events = m.apply(I.AskTrump(1))
+    assert [e.seat for e in of_type(events, TrumpAsked)] == [1]
+    assert [e.suit for e in of_type(events, TrumpRevealed)] == [Suit.H]
+    (flag,) = of_type(events, RevokeFlagged)
+    assert (flag.seat, flag.card, flag.trick, flag.rule, flag.suit, flag.proof) == (
+        1, None, 1, "follow-suit", Suit.S, None)
+    assert [(p.seat, p.card, p.trick) for p in of_type(events, RevokeProof)] == [(1, card("9S"), 1)]
+    with pytest.raises(WrongPhase):
+        m.apply(I.AskTrump(1))  # the trump is already public
+
+
+def test_a_player_who_asked_need_not_trump_where_the_table_says_so() -> None:
+    """The asker-must-trump rule is an option: without it, seat 1 (void in clubs here
+    after a club lead) may ask and then throw a diamond."""
+    hands = complete_deal(["4C 2H 3D AS 5S", "KS 3H 9D TD JD", "", ""], voids={1: "C"})
+    for must, flagged in ((False, []), (True, ["trump-after-ask"])):
+        m = Match(preset("hidden-rung", must_trump_after_ask=must), first_dealer=3)
+        deal_first_batch(m, hands)
+        m.apply(I.HideTrump(0, card("2H")))
+        deal(m, hands)
+        m.apply(I.Play(0, card("4C")))
+        m.apply(I.AskTrump(1))
+        events = m.apply(I.Play(1, card("9D")))
+        assert [f.rule for f in of_type(events, RevokeFlagged)] == flagged
+
+
+# ---------------------------------------------------------------------------- take back
+
+
+def test_a_card_taken_back_is_in_the_hand_again_and_can_be_played_later() -> None:
+    """000's correction: the revoker takes his card back; it is his to play again, and
+    nothing of it stays on the table."""
+    hands = banded_hands()
+    m = Match(preset("rang"), first_dealer=3)
+    deal_first_batch(m, hands)
+    m.apply(I.CallTrump(0, Suit.C))
+    deal(m, hands)
+    m.apply(I.Play(0, card("9H")))
+    assert of_type(m.apply(I.Play(1, card("8S"))), RevokeFlagged)
+    events = m.apply(I.TakeBack(1))
+    assert [(e.seat, e.card, e.trick) for e in of_type(events, CardTakenBack)] == [(1, card("8S"), 1)]
+    assert "8S" in m.seat_view(1)["my_hand"] and len(m.seat_view(1)["my_hand"]) == 13
+    assert [c["card"] for c in m.public_view()["trick"]["cards"]] == ["9H"]
+    m.apply(I.Play(1, card("KH")))
+    play(m, "QH JH")
+    m.apply(I.CloseTrick())  # 000: the trick was held open for corrections
+    assert of_type(m.events, TrickWon)[-1].winner == 1
+    m.apply(I.Play(1, card("8S")))  # the same card, now legally led
+    assert [c["card"] for c in m.public_view()["trick"]["cards"]] == ["8S"]

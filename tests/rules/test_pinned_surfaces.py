@@ -25,6 +25,7 @@ from tablehelp import (  # noqa: E402
     of_type,
     play,
     play_script,
+    run_hand,
     script_tricks,
     snapshot,
     strong_hands,
@@ -247,3 +248,61 @@ def test_a_suit_that_is_not_one_is_refused() -> None:
     for text in ("x", "", "Z"):
         with pytest.raises(ValueError):
             Suit.parse(text)
+
+
+# ---------------------------------------------------------------------------- seat view, copy
+
+
+def test_a_seat_sees_its_hand_by_suit_high_to_low_and_the_caller_his_trump() -> None:
+    """A seat's own screen: spades, hearts, diamonds, clubs, each from the ace down; the
+    caller alone is told the trump he hid."""
+    hands = complete_deal(["AS KS QS 2H 3D", "", "", ""], voids={})
+    m = Match(preset("hidden-rung"), first_dealer=3)
+    deal_first_batch(m, hands)
+    m.apply(I.HideTrump(0, card("2H")))
+    deal(m, hands)
+    for seat in range(4):
+        view = m.seat_view(seat)
+        assert view["seat"] == seat
+        mine = [card(t) for t in view["my_hand"]]
+        assert mine == sorted(hands[seat], key=lambda c: (int(c.suit), -c.rank))
+    assert m.seat_view(0)["my_trump"] == "H" and m.seat_view(0)["my_trump_card"] == "2H"
+    assert all("my_trump" not in m.seat_view(s) for s in (1, 2, 3))
+    assert m.public_view()["trump"] is None and m.seat_view(0)["trump"] is None
+
+
+def test_a_copy_goes_on_apart_from_the_match_it_was_taken_from() -> None:
+    """python-chess's Board.copy: the copy and the original take different inputs from
+    here on without touching each other; the copy keeps the inputs that led here."""
+    hands = banded_hands()
+    m = Match(preset("court-piece"), first_dealer=3)
+    deal_first_batch(m, hands)
+    m.apply(I.CallTrump(0, Suit.C))
+    deal(m, hands)
+    twin = m.copy()
+    assert twin.inputs == m.inputs and twin.events == m.events and twin.options is m.options
+    play(twin, "9H 8H")
+    assert m.public_view()["trick"]["cards"] == [] and len(m.inputs) == 53
+    assert [c["card"] for c in twin.public_view()["trick"]["cards"]] == ["9H", "8H"]
+    play(m, "5S")
+    assert twin.seat_view(0)["my_hand"] != m.seat_view(0)["my_hand"]
+    assert Match.replay(m.options, twin.inputs, first_dealer=3).public_view() == twin.public_view()
+
+
+def test_a_copy_without_its_stack_starts_at_this_position() -> None:
+    """``stack=False``: no inputs behind it, the events from the previous hand's start on,
+    and a way back to where it was taken (undo to a hand start)."""
+    m = Match(preset("court-piece"), first_dealer=0)
+    hands = strong_hands(1)
+    run_hand(m, hands, [1] * 7, trump=Suit.S)  # seat 1 takes the first seven; they stop
+    assert m.hand.number == 2
+    twin = m.copy(stack=False)
+    assert twin.inputs == []
+    starts = [i for i, e in enumerate(m.events) if type(e).__name__ == "HandStarted"]
+    assert twin.events == m.events[starts[-2]:]
+    assert twin.public_view() == m.public_view()
+    play_on = twin.copy(stack=False)
+    assert play_on.events == twin.events[[i for i, e in enumerate(twin.events)
+                                          if type(e).__name__ == "HandStarted"][-2]:]
+    fresh = Match(preset("court-piece"), first_dealer=0).copy(stack=False)
+    assert [type(e).__name__ for e in fresh.events] == ["MatchStarted", "HandStarted"]
