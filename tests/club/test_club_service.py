@@ -23,9 +23,10 @@ REPO = Path(__file__).resolve().parents[2]
 def test_courtpiece_run_publishes_to_the_club(broker, tmp_path):
     listener = Listener(broker)
     cfg = tmp_path / "table.toml"
-    cfg.write_text(f'[table]\nstate_dir = "{tmp_path}"\npin = "246810"\n[hub]\nport = "virtual"\n'
+    cfg.write_text(f'[table]\nstate_dir = "{tmp_path}"\n[hub]\nport = "virtual"\n'
                    '[web]\nenabled = false\n'
                    f'[club]\nenabled = true\nport = {broker.port}\ntable = "t3"\npassword = "{TABLES["t3"]}"\n')
+    cfg.chmod(0o600)  # it holds the table's broker password
     proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(cfg)],
                             env={**os.environ, "PYTHONPATH": str(REPO)}, cwd=REPO,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
