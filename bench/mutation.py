@@ -8,9 +8,9 @@ survives: either a verdict no test pins down, dead code, or a change no test can
 
 The run happens in a snapshot of the tree, copied to a scratch folder: other people edit
 `controller/rules/` live, and mutmut rewrites the files it mutates, so it never touches
-the working tree. Only tests that CI runs are used (no extra fast subset), so a killed
-mutant is one CI would catch. Hypothesis runs with a fixed seed so two runs of the same
-tree agree. The process lowers its own priority (nice 10) and uses two workers at most.
+the working tree. Only tests that CI runs are used: the scenario tests of tests/rules,
+and with --property-tests the property tests too, so a killed mutant is one CI would
+catch. Hypothesis runs with a fixed seed so two runs of the same tree agree. The process lowers its own priority (nice 10) and uses two workers at most.
 
 Survivors that no test can tell from the real engine are listed, one reasoned line each,
 in `bench/equivalent_mutants.txt`; they are reported as `equivalent=` and are not counted
@@ -55,10 +55,13 @@ TESTS = "tests/rules"
 MAX_WORKERS = 2
 SNAPSHOT_NOTE = "snapshot.txt"
 FALLBACK_NOTE = "unattributed.json"
-# The property tests (random whole matches) take most of the suite's time. mutmut's pass
-# leaves them out; every mutant it cannot kill is then run against the whole of
-# tests/rules, property tests included. A mutant counts as killed only by a CI test.
+# The property tests (random whole matches) take most of the suite's time: a minute per
+# surviving mutant on a busy machine. The run uses the scenario tests (the rest of
+# tests/rules); --property-tests also runs every survivor against the property tests.
+# Either way a mutant counts as killed only by a test CI runs; without them the score
+# is a lower bound.
 SLOW_TESTS = "tests/rules/test_properties.py"
+SCENARIO_TESTS = TESTS  # run with --ignore=SLOW_TESTS
 # A pytest plugin for the snapshot only: the property tests (random whole matches, the
 # slow ones) run after the scenario tests, so a mutant a scenario catches costs little.
 # It changes the order of the tests, never which tests run.
@@ -185,6 +188,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="commit to test (default HEAD: committed files only)")
     p.add_argument("--worktree", action="store_true",
                    help="test the working tree as it is instead of a commit (while writing tests)")
+    p.add_argument("--property-tests", action="store_true",
+                   help="also run each survivor against the property tests (slow; off: a mutant only "
+                        "they would kill counts as survived)")
     p.add_argument("--report", action="store_true",
                    help="only report the last run's results in --workdir (run nothing)")
     p.add_argument("--quiet", action="store_true", help="hide mutmut's own progress output")
@@ -296,7 +302,7 @@ def run_unattributed(workdir: Path, names: dict[str, str], workers: int) -> dict
     at the first failure; a survivor of the scenario tests needs only the property tests
     (``names`` maps each mutant to the tests to run). Returns pytest's exit code per mutant."""
     base = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", ORDER_PLUGIN,
-            f"--hypothesis-seed={HYPOTHESIS_SEED}"]
+            f"--hypothesis-seed={HYPOTHESIS_SEED}", f"--ignore={SLOW_TESTS}"]
     codes: dict[str, int] = {}
     waiting = sorted(names)
     running: dict[str, subprocess.Popen[bytes]] = {}
@@ -304,7 +310,8 @@ def run_unattributed(workdir: Path, names: dict[str, str], workers: int) -> dict
         while waiting and len(running) < workers:
             name = waiting.pop()
             env = dict(os.environ, MUTANT_UNDER_TEST=name, PYTHONDONTWRITEBYTECODE="1")
-            running[name] = subprocess.Popen([*base, names[name]], cwd=workdir / "mutants", env=env,
+            command = [*base, names[name]] if names[name] != SLOW_TESTS else [*base[:-1], SLOW_TESTS]
+            running[name] = subprocess.Popen(command, cwd=workdir / "mutants", env=env,
                                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         name = next(iter(running))
         codes[name] = running.pop(name).wait()
@@ -388,13 +395,15 @@ def main(argv: list[str] | None = None) -> int:
                quiet=args.quiet)
 
     results = {m.name: m for m in read_results(workdir)}
-    unattributed = {n: SLOW_TESTS if results[n].exit_code in SURVIVED_CODES else TESTS
+    # Survivors get the property tests only when asked (slow: a minute each on a busy
+    # machine); untraced mutants always get the scenario tests (all of them).
+    second = SURVIVED_CODES if args.property_tests else set()
+    unattributed = {n: SLOW_TESTS if results[n].exit_code in SURVIVED_CODES else SCENARIO_TESTS
                     for n in selected if n in results
-                    and results[n].exit_code in NO_TEST_CODES | SURVIVED_CODES}
+                    and results[n].exit_code in NO_TEST_CODES | second}
     if unattributed and not args.report:
-        print(f"{len(unattributed)} mutants outlived mutmut's pass: the property tests (or all of"
-              " tests/rules, where no test was traced) on each",
-              flush=True)
+        print(f"{len(unattributed)} mutants to run outside mutmut (untraced code"
+              f"{', survivors with the property tests' if second else ''})", flush=True)
         fallback = run_unattributed(workdir, unattributed, args.workers)
         (workdir / FALLBACK_NOTE).write_text(json.dumps(fallback))
     fallback = json.loads((workdir / FALLBACK_NOTE).read_text()) if (workdir / FALLBACK_NOTE).exists() else {}
