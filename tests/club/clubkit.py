@@ -73,7 +73,8 @@ class Listener:
 def journal_matches(table: str, referee_entries: list) -> list:
     """The matches a table's own journal holds, from the engine's own tally (not from
     events): each ``new-match`` closes the match before it."""
-    from controller.club.ledger import MatchRecord
+    from controller.club.ledger import MatchRecord, PlayerStats
+    from controller.rules.events import RevokeFlagged
     from controller.rules.hand import Phase
     from controller.rules.options import Scoring
     from controller.table import Referee
@@ -94,6 +95,10 @@ def journal_matches(table: str, referee_entries: list) -> list:
         rec.over = m.phase is Phase.OVER
         rec.winner = m.winner
         rec.hands_won = [sum(1 for h in m.history if h["winner"] == t) for t in (0, 1)]
+        rec.players = {name: PlayerStats(name) for name in rec.seats}
+        for e in m.events:
+            if isinstance(e, RevokeFlagged):
+                rec.players[rec.seats[e.seat]].revokes += 1
         out.append(rec)
 
     for entry in referee_entries:

@@ -93,6 +93,8 @@ def test_round_robin_night_with_faults(broker, tmp_path):
     stats = players(got)
     assert sum(p.matches for p in stats.values()) == 4 * 6
     assert sum(p.hands_won for p in stats.values()) == 2 * sum(sum(m.hands_won) for m in expected)
+    flagged = {name: p.revokes for name, p in players(expected).items()}
+    assert {name: p.revokes for name, p in stats.items()} == flagged and sum(flagged.values()) > 0
     # every round's result is on the board, and every pair of teams met once
     rounds = store.rounds(store.night)
     met = set()
