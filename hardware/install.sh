@@ -89,7 +89,8 @@ install_packages() {
 	[ "$apt" = yes ] || return 0
 	local packages=(python3-venv python3-pip python3-lgpio i2c-tools espeak-ng)
 	if [ "$kiosk" = yes ]; then
-		packages+=(cage)
+		# cage runs the browser; fonts-noto-core draws Urdu (Nastaliq) and Hindi (Devanagari).
+		packages+=(cage fonts-noto-core)
 		# Raspberry Pi OS names its browser chromium-browser up to late 2024, chromium since.
 		if apt-cache show chromium >/dev/null 2>&1; then
 			packages+=(chromium)

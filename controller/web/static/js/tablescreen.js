@@ -84,6 +84,13 @@ function renderSeats(root, store) {
       box.classList.toggle("bidding", bidding === s);
       box.classList.toggle("revoker", !!flag && flag.seat === s);
       box.classList.toggle("winner", !!taken && taken.winner === s);
+      // On the felt the badges are chips (D, T) with the full word as their title: the
+      // name must keep the room, and the facts row names the dealer and caller in full.
+      box.querySelectorAll(".badge").forEach((b) => {
+        const kind = b.classList.contains("dealer") ? "dealer" : "caller";
+        b.title = b.textContent;
+        b.textContent = t(`${kind}.chip`);
+      });
       const st = box.querySelector(".seat-tricks");
       if (st) st.textContent = v.phase === "play" || v.tricks_by_seat[s] ? String(v.tricks_by_seat[s]) : "";
       if (st) st.title = t("tricks");
