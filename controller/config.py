@@ -50,9 +50,20 @@ class HubSection:
 
 @dataclass
 class WebSection:
+    """The dashboard; the Pi's template sets host = "0.0.0.0" so phones can reach it.
+
+    The limits are controller.web.server.WebLimits (docs/web.md): they keep a flood of
+    connections from using the file handles the journal and the reader hub need.
+    """
+
     enabled: bool = True
     host: str = "127.0.0.1"
     port: int = 8000
+    #: names besides this Pi's own (host name, name.local, its addresses, localhost)
+    #: that the dashboard answers to, e.g. a club's DNS name for this table
+    allowed_hosts: list[str] = field(default_factory=list)
+    max_connections: int = 256
+    header_timeout: float = 10.0
 
 
 @dataclass
@@ -161,9 +172,15 @@ def load_config(path: str | Path | None) -> Config:
         return cfg
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        raw = p.read_bytes()
     except OSError as err:
         raise ConfigError(f"cannot read config {p}: {err.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw.count(b"\n", 0, err.start) + 1
+        raise ConfigError(f"{p}: line {line} is not UTF-8 text (byte 0x{raw[err.start]:02x}); "
+                          "save the file as UTF-8") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
@@ -188,16 +205,53 @@ def load_config(path: str | Path | None) -> Config:
             if key not in known:
                 raise ConfigError(f"{p}: unknown key {_where(text, section, key)}; known keys: {', '.join(known)}")
             default = getattr(target, key)
-            if isinstance(default, bool) != isinstance(value, bool) or (
-                not isinstance(default, bool) and isinstance(default, (int, float)) and not isinstance(value, (int, float))
-            ) or (isinstance(default, str) and not isinstance(value, str)) or (
-                isinstance(default, list) and not isinstance(value, list)
-            ) or (isinstance(default, dict) and not isinstance(value, dict)):
+            if not _same_kind(default, value):
                 raise ConfigError(f"{p}: bad value for {_where(text, section, key)}: expected "
-                                  f"{type(default).__name__}, got {value!r}")
+                                  f"{_kind_name(default)}, got {value!r}")
+            if isinstance(default, float) and isinstance(value, int):
+                value = float(value)  # 3 means 3.0 seconds
             setattr(target, key, value)
     _check(cfg, p, text)
+    _check_table(cfg, p, text)
     return cfg
+
+
+def _same_kind(default: object, value: object) -> bool:
+    """A setting keeps its default's type; a whole number may stand for a float, not
+    the other way round (``port = 8000.5`` is a mistake, ``timeout = 3`` is not)."""
+    if isinstance(default, bool) or isinstance(value, bool):
+        return isinstance(default, bool) and isinstance(value, bool)
+    if isinstance(default, float):
+        return isinstance(value, (int, float))
+    for kind in (int, str, list, dict):
+        if isinstance(default, kind):
+            return isinstance(value, kind)
+    return True
+
+
+def _kind_name(default: object) -> str:
+    names = {bool: "true or false", int: "a whole number", float: "a number", str: "text in quotes",
+             list: "a list [...]", dict: "a table"}
+    return names.get(type(default), type(default).__name__)
+
+
+def _check_table(cfg: Config, p: Path, text: str) -> None:
+    """The state directory and the PIN: the two settings a first start depends on."""
+    state = cfg.state_dir
+    if state.exists() and not state.is_dir():
+        raise ConfigError(f"{p}: {_where(text, 'table', 'state_dir')}: {str(state)!r} is a file, not a directory")
+    pin = cfg.table.pin
+    if not pin:
+        return
+    if not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 12):
+        raise ConfigError(f"{p}: bad value for {_where(text, 'table', 'pin')}: the PIN must be 4 to 12 digits")
+    try:
+        readable_by_all = p.stat().st_mode & 0o004
+    except OSError:
+        readable_by_all = 0
+    if readable_by_all:
+        raise ConfigError(f"{p}: {_where(text, 'table', 'pin')}: a PIN in a file every user can read is "
+                          "refused; delete the line and run 'courtpiece pin --reset' (or chmod o-r the file)")
 
 
 def _check(cfg: Config, p: Path, text: str) -> None:
@@ -225,8 +279,10 @@ def _check(cfg: Config, p: Path, text: str) -> None:
         raise ConfigError(f"{p}: {_where(text, 'gpio', '')}: {err}") from None
     if cfg.oled.kind not in ("ssd1306", "sh1106", "dummy"):
         raise ConfigError(f"{p}: bad value for {_where(text, 'oled', 'kind')}: use ssd1306 or sh1106")
-    if not 0 < cfg.web.port < 65536:
-        raise ConfigError(f"{p}: {_where(text, 'web', 'port')} must be a TCP port")
+    _check_web(cfg.web, p, text)
+    for key in ("heartbeat_timeout", "removal_silence"):
+        if not 0 < getattr(cfg.hub, key) <= 600:
+            raise ConfigError(f"{p}: {_where(text, 'hub', key)} must be more than 0 seconds (at most 600)")
     if not isinstance(cfg.table.keep_matches, int) or cfg.table.keep_matches < 0:
         raise ConfigError(f"{p}: {_where(text, 'table', 'keep_matches')} must be a whole number: "
                           "0 keeps every match")
@@ -235,6 +291,18 @@ def _check(cfg: Config, p: Path, text: str) -> None:
         raise ConfigError(f"{p}: bad value for {_where(text, 'voice', 'language')}: use \"en\" or \"ur\"")
     if not 0 <= cfg.voice.volume <= 100:
         raise ConfigError(f"{p}: {_where(text, 'voice', 'volume')} must be 0-100")
+
+
+def _check_web(w: WebSection, p: Path, text: str) -> None:
+    if not 0 < w.port < 65536:
+        raise ConfigError(f"{p}: {_where(text, 'web', 'port')} must be a TCP port")
+    if not all(isinstance(h, str) and h and " " not in h for h in w.allowed_hosts):
+        raise ConfigError(f"{p}: bad value for {_where(text, 'web', 'allowed_hosts')}: a list of host names")
+    if not 8 <= w.max_connections <= 2048:
+        raise ConfigError(f"{p}: {_where(text, 'web', 'max_connections')} must be 8-2048 "
+                          "(the service may open 4096 files: LimitNOFILE)")
+    if not 1 <= w.header_timeout <= 300:
+        raise ConfigError(f"{p}: {_where(text, 'web', 'header_timeout')} must be 1-300 seconds")
 
 
 def _check_club(c: ClubSection, p: Path, text: str) -> None:

@@ -38,38 +38,54 @@ def zones_path(service: TableService) -> Path:
 
 
 def make_web_app(service: TableService, pin: str | None, camera: Any = None) -> tuple[Any, str] | None:
-    """The FastAPI app and the admin PIN, or None if the web part is not installed.
+    """The FastAPI app and a word on the admin PIN, or None if the web part is not installed.
 
+    ``pin``: a PIN kept in memory only (``simulate --pin``, a private table.toml); else
+    the hashed PIN in STATE/admin-pin, made at first start and shown once, in the log
+    and on the table screen (``courtpiece pin --reset`` makes a new one).
     ``camera``: the running :class:`CameraReader`, if any; the zone calibration page then
     draws on its latest frame, and saved zones are handed to it at once.
     """
     try:
         from controller.web.app import create_app
-        from controller.web.pin import load_or_create_pin
+        from controller.web.pin import PinError, PinFile
+        from controller.web.welcome import Welcome
     except ImportError as err:  # the dashboard is optional on a headless table
         log.warning("web dashboard unavailable: %s", err)
         return None
+    new: str | None = None
+    check: Any
     if pin:
-        admin_pin = pin
+        check = pin
     else:
-        admin_pin, new = load_or_create_pin(Path(service.config.state_dir))
+        check = PinFile(Path(service.config.state_dir))
+        try:
+            new = check.load_or_create()
+        except PinError as err:
+            log.error("admin PIN: %s; 'courtpiece pin --reset' makes a new one", err)
         if new:
-            print(f"admin PIN for this table (saved in the state directory): {admin_pin}", flush=True)
+            # The service log is private to the admin (journalctl); the table screen
+            # shows it too, to the Pi's own browser only, until the first login.
+            print(f"admin PIN for this table (shown once; 'courtpiece pin --reset' for a new one): {new}",
+                  flush=True)
     frame = (lambda: camera.last_frame) if camera is not None else None
     apply = (lambda zones: setattr(camera, "zones", zones)) if camera is not None else None
-    app = create_app(service.referee, admin_pin=admin_pin, table_log=lambda: table_log_text(service),
+    app = create_app(service.referee, admin_pin=check, table_log=lambda: table_log_text(service),
                      state_dir=Path(service.config.state_dir), camera_frame=frame,
-                     zones_file=zones_path(service), on_zones=apply)
-    return app, admin_pin
+                     zones_file=zones_path(service), on_zones=apply,
+                     welcome=Welcome(service.config.web.host, new))
+    return app, (pin or new or "")
 
 
-def serve_web(app: Any, host: str, port: int, stop: threading.Event) -> None:
-    """Run uvicorn on this thread until ``stop`` is set (or Ctrl-C)."""
-    import uvicorn
+def serve_web(app: Any, host: str, port: int, stop: threading.Event, limits: Any = None) -> None:
+    """Run uvicorn on this thread until ``stop`` is set (or Ctrl-C).
 
-    # No per-message compression: on a Pi the CPU is scarcer than bandwidth on the LAN.
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
-                                          ws_per_message_deflate=False))
+    ``limits``: a :class:`controller.web.server.WebLimits` (default: the club-room
+    defaults); connections, header deadline, Host allowlist (docs/web.md).
+    """
+    from controller.web.server import make_server
+
+    server = make_server(app, host, port, limits)
 
     def watch() -> None:
         stop.wait()

@@ -153,6 +153,20 @@ install_config() {
 	run install -d -m 0755 "$ETC_DIR"
 	if [ -e "$CONFIG" ]; then
 		say "keeping existing $CONFIG"
+		# Configs written before the dashboard faced the table's network listen on
+		# 127.0.0.1, which phones cannot reach (docs/web.md, "On a club's network").
+		if ! awk '/^[[:space:]]*\[/ { s = $1 } s == "[web]" && /^[[:space:]]*host[[:space:]]*=/ { f = 1 }
+			END { exit !f }' "$CONFIG"; then
+			warn "$CONFIG leaves [web] host at 127.0.0.1: phones cannot reach the dashboard." \
+				"Add: [web] host = \"0.0.0.0\""
+		fi
+		# A PIN in a file every user can read is refused at start; keep an old config
+		# working by making it readable to the service's group only (docs/install.md).
+		if grep -Eq '^[[:space:]]*pin[[:space:]]*=' "$CONFIG"; then
+			say "$CONFIG holds an admin PIN: readable by root and the courtpiece group only"
+			run chgrp "$SERVICE_USER" "$CONFIG"
+			run chmod 0640 "$CONFIG"
+		fi
 	else
 		say "writing $CONFIG (edit it for this table)"
 		run install -m 0644 "$SRC/hardware/table.toml" "$CONFIG"
@@ -220,6 +234,7 @@ main() {
 	install_config
 	install_units
 	say "done. Dashboard: http://$(hostname).local:8000/  Logs: journalctl -u courtpiece -f"
+	say "the admin PIN is shown once: on the table screen and in: journalctl -u courtpiece | grep 'admin PIN'"
 	if [ "$kiosk" = yes ]; then
 		say "the table screen starts on tty1 after the referee is ready (reboot once)"
 	fi

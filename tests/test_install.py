@@ -139,8 +139,9 @@ def uncommented(text: str) -> str:
     return "\n".join(out)
 
 
-def test_template_is_valid_toml_and_sets_nothing_by_default() -> None:
-    assert tomllib.loads(TEMPLATE.read_text()) == {}
+def test_template_is_valid_toml_and_sets_only_the_dashboard_address() -> None:
+    # phones on the table's network reach the dashboard (issue 12); all else is default
+    assert tomllib.loads(TEMPLATE.read_text()) == {"web": {"host": "0.0.0.0"}}
 
 
 def test_template_examples_are_the_real_defaults() -> None:

@@ -193,6 +193,11 @@ def test_referee_unit_runs_the_service_as_designed() -> None:
     }.items():
         assert one(key) == value, key
     assert "@system-service" in service["SystemCallFilter"]
+    # room above the dashboard's connection cap (controller.web.server.WebLimits)
+    from controller.web.server import WebLimits
+
+    limits = WebLimits()
+    assert int(one("LimitNOFILE")) >= 4 * (limits.max_connections + 2 * limits.backlog)
 
 
 #: Device nodes the referee must reach → the kernel driver names (/proc/devices) that

@@ -10,7 +10,6 @@ cookie, CSRF token, same-origin check). Pages share the table screen's styleshee
 from __future__ import annotations
 
 import csv
-import hmac
 import io
 from collections.abc import Callable
 from pathlib import Path
@@ -147,15 +146,7 @@ def create_club_app(board: Scoreboard, *, admin_pin: str, club_name: str = "Cour
     async def login(request: Request) -> JSONResponse:
         body = await _body(request)
         old = gate.check_post(request, body.get("csrf"))
-        client = request.client.host if request.client else "?"
-        wait = gate.limiter.retry_after(client)
-        if wait > 0:
-            raise HTTPException(429, "too many wrong PINs: wait and try again",
-                                headers={"Retry-After": str(int(wait) + 1)})
-        if not hmac.compare_digest(str(body.get("pin", "")).strip().encode(), gate.pin.encode()):
-            gate.limiter.failure(client)
-            raise HTTPException(401, "wrong PIN")
-        gate.limiter.success(client)
+        await gate.check_pin(request, body.get("pin"))  # per-address delays, as on a table
         gate.sessions.revoke(old)
         sid, cookie = gate.sessions.new_cookie()
         gate.sessions.grant_admin(sid)

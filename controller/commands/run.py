@@ -106,7 +106,11 @@ def run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
         if web is not None:
-            serve_web(web[0], cfg.web.host, cfg.web.port, stop)
+            from controller.web.server import WebLimits
+
+            limits = WebLimits(max_connections=cfg.web.max_connections, header_timeout=cfg.web.header_timeout,
+                               allowed_hosts=tuple(cfg.web.allowed_hosts))
+            serve_web(web[0], cfg.web.host, cfg.web.port, stop, limits)
         else:
             stop.wait()
     except KeyboardInterrupt:

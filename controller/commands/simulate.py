@@ -68,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
     DeckStore(state).save(deck)
     cfg = Config()
     cfg.table.state_dir = str(state)
+    cfg.web.host = args.host  # the table screen's QR code shows where phones can reach it
     hub = VirtualHub(link_path=state / "hub").start()
     service = TableService.open(cfg, DeckMap([deck], deck.name))
     seats = ["Asha", "Bilal", "Chetan", "Dua"]

@@ -2,12 +2,12 @@
 
 Each POST passes three gates, in this order: the browser's ``Origin`` must be this
 site, the CSRF token must match the session cookie, and (except for logging in) the
-session must be admin. Logging in is rate limited per client and per table.
+session must be admin. Wrong PINs slow down the address that typed them
+(:class:`controller.web.security.RateLimiter`).
 """
 
 from __future__ import annotations
 
-import hmac
 import io
 import json
 from collections.abc import Callable
@@ -21,6 +21,8 @@ from controller.journal import export_log, write_entries
 from controller.rules.options import PRESETS
 from controller.table import Referee
 from controller.table_commands import COMMANDS
+from controller.web.commands_now import commands_now
+from controller.web.pin import PinCheck, PlainPin
 from controller.web.public_routes import page
 from controller.web.redact import public_event
 from controller.web.security import SESSION_COOKIE, RateLimiter, Sessions, same_origin
@@ -41,10 +43,30 @@ def default_table_log(referee: Referee) -> str:
 class Gate:
     """The checks shared by every admin route."""
 
-    def __init__(self, sessions: Sessions, limiter: RateLimiter, pin: str) -> None:
+    def __init__(self, sessions: Sessions, limiter: RateLimiter, pin: str | PinCheck) -> None:
         self.sessions = sessions
         self.limiter = limiter
-        self.pin = pin
+        self.pin: PinCheck = PlainPin(pin) if isinstance(pin, str) else pin
+        #: called after each right PIN (the table screen stops showing a new PIN then)
+        self.on_login: list[Callable[[], None]] = []
+
+    async def check_pin(self, request: Request, pin: Any) -> None:
+        """Raise 429 while this address must wait, 401 for a wrong PIN.
+
+        The wait is checked before the PIN is hashed, so a locked-out guesser costs the
+        Pi no scrypt work; the hash runs in a worker thread, off the event loop.
+        """
+        client = request.client.host if request.client else "?"
+        wait = self.limiter.retry_after(client)
+        if wait > 0:
+            raise HTTPException(429, "too many wrong PINs: wait and try again",
+                                headers={"Retry-After": str(int(wait) + 1)})
+        if not await run_in_threadpool(self.pin.verify, str(pin or "").strip()):
+            wait = self.limiter.failure(client)
+            raise HTTPException(401, "wrong PIN", headers={"Retry-After": str(int(wait) + 1)} if wait else None)
+        self.limiter.success(client)
+        for hook in self.on_login:
+            hook()
 
     def sid(self, request: Request) -> str | None:
         return self.sessions.sid_of(request.cookies.get(SESSION_COOKIE))
@@ -109,15 +131,7 @@ def admin_router(referee: Referee, gate: Gate, table_log: Callable[[], str] | No
     async def login(request: Request) -> JSONResponse:
         body = await _body(request)
         old = gate.check_post(request, body.get("csrf"))
-        client = request.client.host if request.client else "?"
-        wait = gate.limiter.retry_after(client)
-        if wait > 0:
-            raise HTTPException(429, "too many wrong PINs: wait and try again",
-                                headers={"Retry-After": str(int(wait) + 1)})
-        if not hmac.compare_digest(str(body.get("pin", "")).strip().encode(), gate.pin.encode()):
-            gate.limiter.failure(client)
-            raise HTTPException(401, "wrong PIN")
-        gate.limiter.success(client)
+        await gate.check_pin(request, body.get("pin"))
         gate.sessions.revoke(old)
         sid, cookie = gate.sessions.new_cookie()  # a new id once admin: no session fixation
         gate.sessions.grant_admin(sid)
@@ -155,6 +169,14 @@ def admin_router(referee: Referee, gate: Gate, table_log: Callable[[], str] | No
         the public state names it only once the rules make it public."""
         gate.require_admin(request)
         return JSONResponse(referee.admin_state(), headers={"Cache-Control": "no-store"})
+
+    @r.get("/admin/api/commands")
+    def commands(request: Request) -> JSONResponse:
+        """The commands the referee would accept now, each with what it will do: the
+        admin page offers only these."""
+        gate.require_admin(request)
+        return JSONResponse({"seq": referee.last_seq(), "commands": commands_now(referee)},
+                            headers={"Cache-Control": "no-store"})
 
     @r.get("/admin/api/log")
     def download_log(request: Request) -> PlainTextResponse:

@@ -17,24 +17,33 @@ from fastapi.staticfiles import StaticFiles
 
 from controller.table import Referee
 from controller.web.admin_routes import Gate, admin_router
-from controller.web.calibrate_routes import ZONES_FILE, FrameGetter, ZonesHook, calibrate_router
+from controller.web.body_limit import BodyLimit
+from controller.web.calibrate_routes import (
+    MAX_UPLOAD_BYTES,
+    ZONES_FILE,
+    FrameGetter,
+    ZonesHook,
+    calibrate_router,
+)
 from controller.web.hub import Hub
-from controller.web.pin import valid_pin
+from controller.web.pin import PinCheck, valid_pin
 from controller.web.public_routes import STATIC, public_router
 from controller.web.security import RateLimiter, Sessions, load_or_create_secret
+from controller.web.welcome import Welcome, welcome_router
 
 #: Everything comes from this Pi: no CDN, no inline script, no framing by other sites.
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 
 
-def create_app(referee: Referee, *, admin_pin: str, table_log: Callable[[], str] | None = None,
+def create_app(referee: Referee, *, admin_pin: str | PinCheck, table_log: Callable[[], str] | None = None,
                state_dir: Path | None = None, limiter: RateLimiter | None = None,
                camera_frame: FrameGetter | None = None, zones_file: Path | None = None,
-               on_zones: ZonesHook | None = None) -> FastAPI:
+               on_zones: ZonesHook | None = None, welcome: Welcome | None = None) -> FastAPI:
     """Build the dashboard app for ``referee``.
 
-    ``admin_pin``: the table PIN (see :func:`controller.web.pin.load_or_create_pin`).
+    ``admin_pin``: the table PIN, as digits kept in memory or a hashed
+    :class:`controller.web.pin.PinFile`.
     ``table_log``: returns the table log text for download (default: from the referee's
     journal, or its in-memory inputs). ``state_dir``: where the cookie-signing secret is
     kept (None: a new secret per start). ``limiter``: PIN rate limiter (tests inject one
@@ -42,8 +51,13 @@ def create_app(referee: Referee, *, admin_pin: str, table_log: Callable[[], str]
     no camera; the calibration page then draws on an uploaded photo). ``zones_file``:
     where the camera zones are saved (default ``state_dir/camera-zones.json``, where the
     service reads them). ``on_zones``: hands saved zones to the running camera reader.
+    ``welcome``: the table screen's QR card and first-start PIN (default: the card for a
+    server on 127.0.0.1, no PIN to show).
+
+    Every request body is limited as it streams in (:class:`BodyLimit`); the server-side
+    limits (connections, headers, Host) are :func:`controller.web.server.make_server`'s.
     """
-    if not valid_pin(admin_pin):
+    if isinstance(admin_pin, str) and not valid_pin(admin_pin):
         raise ValueError("the admin PIN must be 4 to 12 digits")
     hub = Hub(referee)
 
@@ -76,5 +90,9 @@ def create_app(referee: Referee, *, admin_pin: str, table_log: Callable[[], str]
         zones_file = Path(state_dir) / ZONES_FILE
     app.include_router(calibrate_router(gate, zones_file=zones_file, camera_frame=camera_frame,
                                         on_zones=on_zones))
+    app.include_router(welcome_router(welcome or Welcome("127.0.0.1"), gate))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    # Outermost of the app's own middleware: the size is checked before any route, login
+    # or CSRF check reads a byte. The photo upload alone may be large.
+    app.add_middleware(BodyLimit, per_path={"/admin/api/calibrate/frame": MAX_UPLOAD_BYTES + 64 * 1024})
     return app

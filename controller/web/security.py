@@ -9,20 +9,22 @@ library's ``hmac`` does it without another dependency on the Pi.
 - The CSRF token is an HMAC of the session id; every POST must carry it (form field
   ``csrf`` or header ``X-CSRF-Token``), and a POST whose ``Origin`` names another site
   is refused outright.
-- PIN guesses are limited per client address and for the whole table, so a 6-digit PIN
-  cannot be walked from a phone on the same Wi-Fi.
+- Wrong PINs slow down the address that typed them, with delays that double, so a
+  6-digit PIN cannot be walked from a phone on the same Wi-Fi, and a guesser cannot
+  lock the organiser out (there is no table-wide lock).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import os
 import secrets
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -108,47 +110,87 @@ class Sessions:
 
 @dataclass
 class _Bucket:
-    failures: list[float] = field(default_factory=list)
+    failures: int = 0
     locked_until: float = 0.0
+    last: float = 0.0
+
+
+def client_key(address: str) -> str:
+    """The address a lockout applies to: IPv4 as is, IPv6 by its /64.
+
+    A phone with IPv6 can pick any address in its network's /64 at will; the /64 is
+    what it cannot change without leaving the table's network.
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 class RateLimiter:
-    """Failed PIN attempts: ``max_failures`` within ``window`` seconds locks a key out.
+    """Wrong PINs slow down the address that typed them, and nobody else.
 
-    Keys are a client address and ``"*"`` (the whole table, with a higher limit), so a
-    guesser cannot simply change address. The clock is injected so tests need no waiting.
+    The first ``max_failures`` wrong PINs from an address are free (a fumbled keypad);
+    each one after that locks that address out for ``delay`` seconds, doubling every
+    time, up to ``max_delay``. An address that stays quiet for ``forget`` seconds
+    starts afresh, and a right PIN clears it. There is no table-wide lock: a guesser
+    on the Wi-Fi must never be able to lock the organiser out.
+
+    The address is the TCP peer (the server does not trust ``X-Forwarded-For``). The
+    clock is injected so tests need no waiting; at most ``max_tracked`` addresses are
+    remembered, dropping those not seen for longest.
     """
 
-    def __init__(self, *, max_failures: int = 5, window: float = 300.0, lockout: float = 300.0,
-                 table_max_failures: int = 20, clock: Clock = time.monotonic) -> None:
+    def __init__(self, *, max_failures: int = 3, delay: float = 2.0, max_delay: float = 900.0,
+                 forget: float = 3600.0, max_tracked: int = 4096, clock: Clock = time.monotonic) -> None:
         self.max_failures = max_failures
-        self.table_max_failures = table_max_failures
-        self.window = window
-        self.lockout = lockout
+        self.delay = delay
+        self.max_delay = max_delay
+        self.forget = forget
+        self.max_tracked = max_tracked
         self._clock = clock
         self._buckets: dict[str, _Bucket] = {}
         self._lock = threading.Lock()
+
+    def _bucket(self, client: str, now: float) -> _Bucket | None:
+        b = self._buckets.get(client_key(client))
+        if b is not None and now - b.last > self.forget and b.locked_until <= now:
+            del self._buckets[client_key(client)]
+            return None
+        return b
 
     def retry_after(self, client: str) -> float:
         """Seconds until this client may try again (0: it may try now)."""
         now = self._clock()
         with self._lock:
-            waits = [b.locked_until - now for k in (client, "*") if (b := self._buckets.get(k))]
-        return max([0.0, *waits])
+            b = self._bucket(client, now)
+            return max(0.0, b.locked_until - now) if b else 0.0
 
-    def failure(self, client: str) -> None:
+    def failure(self, client: str) -> float:
+        """Count a wrong PIN; returns the seconds this address must now wait."""
         now = self._clock()
         with self._lock:
-            for key, limit in ((client, self.max_failures), ("*", self.table_max_failures)):
-                b = self._buckets.setdefault(key, _Bucket())
-                b.failures = [t for t in b.failures if t > now - self.window] + [now]
-                if len(b.failures) >= limit:
-                    b.locked_until = now + self.lockout
-                    b.failures = []
+            b = self._bucket(client, now)
+            if b is None:
+                if len(self._buckets) >= self.max_tracked:
+                    oldest = min(self._buckets, key=lambda k: self._buckets[k].last)
+                    del self._buckets[oldest]
+                b = self._buckets.setdefault(client_key(client), _Bucket())
+            b.failures += 1
+            b.last = now
+            over = b.failures - self.max_failures
+            if over > 0:
+                b.locked_until = now + min(self.max_delay, self.delay * 2 ** min(over - 1, 30))
+            return max(0.0, b.locked_until - now)
 
     def success(self, client: str) -> None:
         with self._lock:
-            self._buckets.pop(client, None)
+            self._buckets.pop(client_key(client), None)
 
 
 def same_origin(origin: str | None, referer: str | None, host: str | None) -> bool:

@@ -65,7 +65,7 @@ def test_courtpiece_run_starts_notifies_systemd_and_referees_the_hub(tmp_path):
     sock.settimeout(30)
     with VirtualHub(link_path=tmp_path / "hub") as hub:
         cfg = tmp_path / "table.toml"
-        cfg.write_text(f'[table]\nstate_dir = "{tmp_path}"\npin = "246810"\n[hub]\nport = "{hub.port}"\n'
+        cfg.write_text(f'[table]\nstate_dir = "{tmp_path}"\n[hub]\nport = "{hub.port}"\n'
                        '[web]\nenabled = false\n')
         env = {**os.environ, "NOTIFY_SOCKET": notify_path, "WATCHDOG_USEC": "300000",
                "WATCHDOG_PID": ""}

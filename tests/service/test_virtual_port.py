@@ -21,7 +21,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def test_run_with_the_virtual_port_drives_a_simulated_table(tmp_path: Path) -> None:
     cfg = tmp_path / "table.toml"
-    cfg.write_text(f'[table]\nstate_dir = "{tmp_path}"\npin = "246810"\n[hub]\nport = "virtual"\n'
+    cfg.write_text(f'[table]\nstate_dir = "{tmp_path}"\n[hub]\nport = "virtual"\n'
                    '[web]\nenabled = false\n')
     proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(cfg)],
                             env={**os.environ, "PYTHONPATH": str(REPO)}, cwd=REPO,

@@ -31,7 +31,7 @@ def test_ready_is_sent_once_the_dashboard_accepts_connections(tmp_path: Path) ->
     sock.bind(str(notify))
     sock.settimeout(60)
     cfg = tmp_path / "table.toml"
-    cfg.write_text(f'[table]\nstate_dir = "{tmp_path}"\npin = "246810"\n[hub]\nenabled = false\n'
+    cfg.write_text(f'[table]\nstate_dir = "{tmp_path}"\n[hub]\nenabled = false\n'
                    f'[web]\nport = {port}\n')
     env = {**os.environ, "NOTIFY_SOCKET": str(notify), "WATCHDOG_USEC": "600000", "WATCHDOG_PID": "",
            "PYTHONPATH": str(REPO)}

@@ -1,0 +1,175 @@
+"""The uvicorn server, set up to hold on a club's network.
+
+Why each setting:
+
+- **Connections are capped** (``max_connections`` in all, ``max_per_client`` from one
+  address; ``backlog`` bounds how many are accepted at once) well below the service's
+  file limit (``LimitNOFILE`` in the unit), so a flood of
+  connections can never use up the file handles the journal and the reader hub need
+  (a hub that is replugged must be able to reopen its serial port). When the cap is
+  reached, the oldest connection that has not yet sent a whole request is dropped to
+  make room, so half-open connections cannot keep players out.
+- **Headers have a deadline** (``header_timeout``): a connection that has not finished
+  its request line and headers in time is closed. uvicorn alone waits forever.
+- **Small limits on what is buffered**: h11's incomplete-event size (request line and
+  headers), WebSocket messages (``ws_max_size``); bodies are limited by
+  :class:`controller.web.body_limit.BodyLimit`.
+- **Client address = TCP peer**: ``proxy_headers`` is off, so ``X-Forwarded-For`` cannot
+  dodge the per-address PIN delays.
+- **A Host allowlist** (:mod:`controller.web.hosts`) against DNS rebinding.
+- **A log that cannot be flooded**: repeated server warnings are rate limited.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from controller.web.hosts import HostAllowlist
+
+
+@dataclass(frozen=True)
+class WebLimits:
+    """How much of the Pi one network may use; the defaults suit a club room."""
+
+    max_connections: int = 256
+    max_per_client: int = 64
+    header_timeout: float = 10.0
+    keep_alive: int = 5
+    max_header_bytes: int = 16 * 1024
+    ws_max_size: int = 64 * 1024
+    #: connections the kernel queues and asyncio accepts in one go, before the cap above
+    #: can close any: worst case ~ max_connections + 2 * backlog files
+    backlog: int = 64
+    allowed_hosts: tuple[str, ...] = field(default_factory=tuple)
+
+
+def _client_of(proto: Any) -> str | None:
+    client = getattr(proto, "client", None)
+    return client[0] if client else None
+
+
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with a header deadline and a connection cap."""
+
+    limits: WebLimits = WebLimits()
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self.opened = time.monotonic()
+        self._header_timer: asyncio.TimerHandle | None = None
+        self._arm_header_timer()
+        self._make_room()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_header_timer()
+        super().connection_lost(exc)
+
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        self._cancel_header_timer()  # the WebSocket protocol owns the connection now
+        super().handle_websocket_upgrade(event)
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._arm_header_timer()  # the next request on this connection gets its own deadline
+
+    def waiting_for_headers(self) -> bool:
+        """True while no complete request has arrived (nothing is being served)."""
+        return self.conn.their_state is h11.IDLE and (self.cycle is None or self.cycle.response_complete)
+
+    def _arm_header_timer(self) -> None:
+        self._cancel_header_timer()
+        self._header_timer = self.loop.call_later(self.limits.header_timeout, self._header_deadline)
+
+    def _cancel_header_timer(self) -> None:
+        timer = getattr(self, "_header_timer", None)
+        if timer is not None:
+            timer.cancel()
+            self._header_timer = None
+
+    def _header_deadline(self) -> None:
+        self._header_timer = None
+        if not self.transport.is_closing() and self.waiting_for_headers():
+            self.transport.close()
+
+    def _make_room(self) -> None:
+        """Over a cap: drop the oldest idle connection (of this address first), else this one."""
+        me = _client_of(self)
+        mine = [p for p in self.connections if _client_of(p) == me]
+        if len(mine) > self.limits.max_per_client:
+            pool = mine
+        elif len(self.connections) > self.limits.max_connections:
+            pool = list(self.connections)
+        else:
+            return
+        idle = [p for p in pool if p is not self and isinstance(p, GuardedH11Protocol) and p.waiting_for_headers()]
+        victim = min(idle, key=lambda p: p.opened) if idle else self
+        victim.connections.discard(victim)
+        victim.transport.close()
+
+
+class QuietRepeats(logging.Filter):
+    """At most ``burst`` records per message per ``window`` seconds, then one line saying
+    how many were left out: an attack must not bury the table's own log lines."""
+
+    def __init__(self, burst: int = 5, window: float = 60.0) -> None:
+        super().__init__()
+        self.burst = burst
+        self.window = window
+        self._seen: dict[str, tuple[float, int]] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        key = f"{record.name}:{record.msg}"
+        now = time.monotonic()
+        start, count = self._seen.get(key, (now, 0))
+        if now - start > self.window:
+            if count > self.burst:
+                record.msg = f"{record.msg} (and {count - self.burst} more like it in the last {self.window:.0f} s)"
+            start, count = now, 0
+        self._seen[key] = (start, count + 1)
+        if len(self._seen) > 1024:
+            self._seen.clear()
+        return count < self.burst or now - start > self.window
+
+
+_QUIET = QuietRepeats()
+
+
+def quiet_server_logs() -> None:
+    """Install the repeat filter on the loggers a network can make talk (idempotent)."""
+    for name in ("uvicorn.error", "asyncio"):
+        logger = logging.getLogger(name)
+        if _QUIET not in logger.filters:
+            logger.addFilter(_QUIET)
+
+
+def guarded_app(app: Any, limits: WebLimits) -> Any:
+    """``app`` behind the Host allowlist."""
+    return HostAllowlist(app, limits.allowed_hosts)
+
+
+def make_server(app: Any, host: str, port: int, limits: WebLimits | None = None) -> Any:
+    """A uvicorn server for ``app`` with the limits above (no per-message deflate either:
+    on a Pi the CPU is scarcer than bandwidth on the LAN)."""
+    import uvicorn
+
+    limits = limits or WebLimits()
+    protocol = type("TableH11Protocol", (GuardedH11Protocol,), {"limits": limits})
+    quiet_server_logs()
+    config = uvicorn.Config(
+        guarded_app(app, limits), host=host, port=port, log_level="warning", http=protocol,
+        ws_per_message_deflate=False, ws_max_size=limits.ws_max_size, proxy_headers=False,
+        server_header=False, timeout_keep_alive=limits.keep_alive,
+        h11_max_incomplete_event_size=limits.max_header_bytes, backlog=limits.backlog,
+        # uvicorn's own cap answers 503 to whole requests; ours (above) stops the flood
+        # earlier, but this keeps a burst of slow app work bounded too.
+        limit_concurrency=limits.max_connections + 16,
+    )
+    return uvicorn.Server(config)
