@@ -61,3 +61,16 @@ def test_the_first_word_of_a_hand_starts_it_so_time_up_waits_for_its_end(
     m.apply(first)
     assert not of_type(m.apply(I.TimeUp()), MatchOver)
     assert m.public_view()["match_over"] is None
+
+
+def test_without_the_forced_dealer_a_last_bid_after_three_passes_wins_at_once() -> None:
+    """004 names the dealer caller at 9 when the others pass; as an option a table may
+    let the dealer bid instead: after three passes his bid takes the call outright."""
+    m = Match(preset("band-rung", dealer_forced_bid=False), first_dealer=0)
+    deal_first_batch(m, strong_hands(2))
+    for seat in (1, 2, 3):
+        m.apply(I.Pass(seat))
+    assert m.public_view()["auction"]["turn"] == 0
+    m.apply(I.Bid(0, 11))
+    assert m.hand.caller == 0 and m.hand.bid == 11 and m.hand.bid_forced is False
+    assert m.public_view()["auction"]["done"] is True

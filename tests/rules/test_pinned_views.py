@@ -25,6 +25,7 @@ from tablehelp import (  # noqa: E402
 
 from controller.rules import Match, Suit, preset  # noqa: E402
 from controller.rules import inputs as I  # noqa: E402
+from controller.rules.events import HandWon, PlayOnChosen  # noqa: E402
 
 
 def shows(m: Match, **expected: Any) -> None:
@@ -130,3 +131,17 @@ def test_each_preset_names_the_score_it_keeps() -> None:
     assert kinds == {"court-piece": "courts", "online-points": "points", "band-rung": "net"}
     assert Match(preset("court-piece"), knowledge="played").public_view()["cards_dealt"] is None
     assert Match(preset("court-piece"), knowledge="played").public_view()["knowledge"] == "played"
+
+
+def test_stopping_at_seven_nil_is_won_by_the_first_seven_tricks() -> None:
+    """001: the winners of a 7-0 start stop there; the hand is won by the first seven."""
+    hands = strong_hands(1)
+    m = Match(preset("court-piece"), first_dealer=0)
+    deal_first_batch(m, hands)
+    m.apply(I.CallTrump(1, Suit.S))
+    deal(m, hands)
+    play_script(m, script_tricks(hands, 1, [1] * 7, trump=Suit.S))
+    events = m.apply(I.PlayOn(False))
+    assert [(e.team, e.play_on) for e in events if isinstance(e, PlayOnChosen)] == [(1, False)]
+    assert [(e.team, e.tricks, e.reason) for e in events if isinstance(e, HandWon)] == [
+        (1, (0, 7), "first seven tricks")]
