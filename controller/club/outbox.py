@@ -66,6 +66,8 @@ class Outbox:
     _seqs: list[int] = field(default_factory=list)  # every public batch seq read so far
     _events: dict[int, list[TableEvent]] = field(default_factory=dict)
     _read: int = 0  # the referee's events are read up to here
+    _base: int | None = None  # the live referee holds every event after this seq
+    _filled: bool = False
 
     def __post_init__(self) -> None:
         self.cursor = self.mark
@@ -73,7 +75,16 @@ class Outbox:
     # ------------------------------------------------------------- reading the journal's events
     def refresh(self) -> None:
         """Take in the public events the referee made since the last call."""
-        for e in self.referee.public_events(self._read):
+        live = self.referee.public_events(self._read)
+        if self._base is None:
+            # A restarted referee starts from a snapshot (a hand start) and holds only the
+            # events after it; older ones are in the journal, replayed when asked for.
+            self._base = int(live[0]["seq"]) - 1 if live else self.referee.last_seq
+            self._read = self._base
+        self._take(live)
+
+    def _take(self, events: list[TableEvent]) -> None:
+        for e in events:
             seq = int(e["seq"])
             if seq <= self._read:
                 continue
@@ -99,8 +110,26 @@ class Outbox:
         return self._seqs[i - 1] if i > 0 else 0
 
     # ------------------------------------------------------------- sending
+    def backfill(self) -> None:
+        """Read the public events before the live referee's first from the journal, by
+        replaying it through a referee of our own (the journal is the outbox)."""
+        journal = self.referee.journal
+        if self._filled or not self._base or journal is None:
+            return
+        self._filled = True
+        side = Referee()
+        side.replay(e for e in journal.entries() if e.seq <= self._base)
+        live_seqs, live_events, read = self._seqs, self._events, self._read
+        self._seqs, self._events, self._read = [], {}, 0
+        self._take([e for e in side.public_events(0) if e["seq"] <= self._base])
+        self._seqs += [s for s in live_seqs if s > self._base]
+        self._events.update(live_events)
+        self._read = max(read, self._read)
+
     def pending(self, limit: int) -> list[Batch]:
         """Up to ``limit`` batches after the cursor, in order."""
+        if self._base and self.cursor < self._base:
+            self.backfill()
         i = bisect.bisect_right(self._seqs, self.cursor)
         out = []
         for seq in self._seqs[i: i + limit]:

@@ -99,7 +99,8 @@ class TablePublisher:
             self._unsubscribe()
         self._stop.set()
         self._wake.set()
-        self._thread.join(timeout)
+        if self._thread.is_alive():
+            self._thread.join(timeout)
         if self._connected:
             info = self.client.publish(self._topic(STATUS), StatusMessage(OFFLINE, self.clock()).to_bytes(),
                                        qos=1, retain=True)

@@ -19,6 +19,8 @@ from secrets_check import Secrets, broker_leaks, old_hand_secrets, secrets_now  
 from controller.club.outbox import MARK_FILE, batches_of  # noqa: E402
 from controller.club.simclub import SimMatch, SimTable  # noqa: E402
 from controller.club.topics import Batch, StateMessage  # noqa: E402
+from controller.journal import Journal  # noqa: E402
+from controller.table import Referee  # noqa: E402
 
 SEATS = ["Asha", "Bilal", "Chand", "Dua"]
 
@@ -117,3 +119,30 @@ def test_a_restarted_table_goes_on_after_its_mark(broker, tmp_path):
         listener.close()
     again = [b.seq for b in events_of(listener.taken()[before:])]
     assert again and min(again) > mark, "a restarted table sent what the broker had acknowledged"
+
+
+def test_a_restarted_table_sends_from_its_journal_what_it_never_published(broker, tmp_path):
+    """A table that refereed two hands with its link down, then restarted: its referee
+    resumes from a hand-start snapshot and holds only the newest events, so the older
+    ones are replayed from the journal. The broker gets every batch, chained from 0."""
+    state = tmp_path / "t1"
+    offline = SimTable("t1", state, None, seed=8)
+    offline.new_match(SimMatch(SEATS, "court-piece", {"match-end": "hands", "match-target": 3}))
+    offline.play(steps=200)
+    offline.close()
+    whole = Referee()
+    with Journal.open(state / "journal.sqlite3") as journal:
+        whole.replay(journal.entries())
+    want = batches_of(whole, "t1")
+    listener = Listener(broker)
+    table = SimTable("t1", state, table_link(broker, "t1"), seed=9)
+    try:
+        held = {e["seq"] for e in table.referee.public_events(0)}
+        assert want[0].seq not in held, "the referee replayed everything: this tests nothing"
+        table.start()
+        wait_for(lambda: {b.seq for b in events_of(listener.taken())} >= {b.seq for b in want}, "every batch")
+    finally:
+        table.close()
+        listener.close()
+    got = {b.seq: b for b in events_of(listener.taken())}
+    assert [(got[b.seq].prev, got[b.seq].events) for b in want] == [(b.prev, b.events) for b in want]
