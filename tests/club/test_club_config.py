@@ -29,7 +29,7 @@ def test_a_club_table(tmp_path):
     ('enabled = true\ntable = "scoreboard"\n', "'club.table'"),
     ('enabled = true\n', "'club.table'"),
     ('enabled = true\ntable = "t1"\nport = 0\n', "'club.port' (line 5) must be a TCP port"),
-    ('enabled = true\ntable = "t1"\nport = "1883"\n', "expected int"),
+    ('enabled = true\ntable = "t1"\nport = "1883"\n', "bad value for 'club.port' (line 5)"),
     ('enabled = true\ntable = "t1"\nprefix = "club/#"\n', "'club.prefix' (line 5)"),
     ('enabled = true\ntable = "t1"\ntls_cert = "c.pem"\n', "tls_key go together"),
     ('enabled = true\ntable = "t1"\ntls_ca = "/nonexistent/ca.pem"\n', "no such file"),
