@@ -31,7 +31,8 @@ PUBLIC = "public"
 #: ``"public"``, ``"admin"`` or a seat number.
 Audience = str | int
 
-_CARD = re.compile(rf"\b(?:10|[{RANK_LETTERS}])[{SUIT_LETTERS}]\b", re.IGNORECASE)
+# Cards are written in capitals; matching them case-blind would eat words like "as".
+_CARD = re.compile(rf"\b(?:10|[{RANK_LETTERS}])[{SUIT_LETTERS}]\b")
 _SUIT = re.compile(r"\b(?:" + "|".join(s.title.rstrip("s") for s in Suit) + r")s?\b", re.IGNORECASE)
 
 

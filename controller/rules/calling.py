@@ -27,6 +27,7 @@ from .events import (
     TrumpHidden,
     TrumpRevealed,
     TrumpSetSecretly,
+    VoidShown,
 )
 from .hand import Auction, Hand, Phase, team_of
 from .names import (
@@ -377,10 +378,15 @@ class Calling:
         h.must_trump = move.seat if self.options.must_trump_after_ask else None
         out.append(TrumpAsked(move.seat))
         self._reveal(f"asked by {self._named(move.seat)}", out)
-        if h.dealt_mode and led >= 0 and any(c // 13 == led for c in h.holdings[move.seat]):
+        if led >= 0 and any(c // 13 == led for c in h.holdings[move.seat]):
             proof = min(c for c in h.holdings[move.seat] if c // 13 == led)
             flag_revoke(h, out, move.seat, None, h.trick_no, FOLLOW_SUIT, led, proof,
                         f"asked for the trump while able to follow {Suit(led).title}")
+        elif not h.dealt_mode and led >= 0 and led not in h.voids[move.seat]:
+            # 002: only a player who cannot follow may ask. Asking claims it; a card of the
+            # led suit from him later (even in this trick) proves otherwise.
+            h.voids[move.seat][led] = (h.trick_no, None, FOLLOW_SUIT)
+            out.append(VoidShown(move.seat, Suit(led), h.trick_no))
 
     def _on_reveal(self, move: I.RevealTrump, out: list[Event]) -> None:
         h = self.hand

@@ -91,11 +91,16 @@ class Hand:
     pile: int = 0
     run_seat: int | None = None
     run_length: int = 0
-    voids: list[dict[int, tuple[int, int, str]]] = field(default_factory=lambda: [{}, {}, {}, {}])
+    #: played mode: suit -> (trick, card then played or None for an ask, rule) for each
+    #: suit a seat claimed to hold none of
+    voids: list[dict[int, tuple[int, int | None, str]]] = field(default_factory=lambda: [{}, {}, {}, {}])
     pending: Pending | None = None
     #: Rang's correction window: the revoker's place in the order of play (0 = the leader)
     #: once he has taken his card back; every seat from that place on may re-place its card.
     correction_from: int | None = None
+    #: The seats that played between the revoke and its correction: 000 lets them change
+    #: their cards (each once); whoever played after the correction already saw it.
+    may_change: set[int] = field(default_factory=set)
     face_down: list[tuple[int, int, int]] = field(default_factory=list)  # (seat, card, trick)
     #: revoke proofs still secret: (seat, card, trick of the flag); see ``proofs``
     hidden_proofs: list[tuple[int, int, int]] = field(default_factory=list)
@@ -106,7 +111,7 @@ class Hand:
     started: bool = False  # any input has touched this hand
     #: Showing at the hand's end: the voids each asked seat still has to answer for,
     #: the cards each seat has shown, and the revokes proven so far (seat, trick).
-    show_asked: dict[int, dict[int, tuple[int, int, str]]] = field(default_factory=dict)
+    show_asked: dict[int, dict[int, tuple[int, int | None, str]]] = field(default_factory=dict)
     shown: list[set[int]] = field(default_factory=lambda: [set(), set(), set(), set()])
     show_proven: list[tuple[int, int]] = field(default_factory=list)
     show_done: bool = False

@@ -141,18 +141,29 @@ class Playing:
         return self.phase is Phase.PLAY
 
     def _held_trick(self, seat: int) -> str | None:
-        """While a trick is held open after a flag or a correction: replace or close?"""
+        """While a trick is held open after a flag or a correction: is a card from this
+        seat a replacement, or does it close the trick (and start the next)?
+
+        A card on the spot of the seat that wins the finished trick is its lead to the next
+        trick -- play goes on as usual, as 000 says -- unless it is the flagged revoker's
+        own correction. To change a winning card, the table says so first
+        (``correction-made``)."""
         h = self.hand
         if any(tc.seat == seat for tc in h.trick) and self._may_replace(seat):
-            return "replace"
+            if h.pending is not None or len(h.trick) < 4 or seat != self._winning_now():
+                return "replace"
         return "close" if len(h.trick) == 4 else None
 
+    def _winning_now(self) -> int:
+        h = self.hand
+        return trick_winner(sorted(h.trick, key=lambda tc: h.place(tc.seat)), h.leader).seat
+
     def _may_replace(self, seat: int) -> bool:
-        """000: the revoker replaces his card first; then everyone who played after him."""
+        """000: the revoker replaces his card first; then those who played after him."""
         h = self.hand
         if h.pending is not None:
             return h.pending.seat == seat
-        return h.correction_from is not None and h.place(seat) > h.correction_from
+        return seat in h.may_change
 
     def _check_card(self, seat: int, c: int) -> None:
         h = self.hand
@@ -188,13 +199,14 @@ class Playing:
                      and led >= 0 and suit != led and c != h.trump_card)
         violations: list[tuple[str, int | None, str]] = []
         holding = h.holdings[seat]
-        # --- what the engine can prove right now
+        # --- what the engine can prove right now, from the cards it knows are his: his
+        # whole hand in 'dealt' mode; in 'played' mode a trump card laid or shown, or a
+        # card taken back
         if led is not None and led >= 0 and suit != led:
-            if h.dealt_mode:
-                proof = _lowest_of(holding, led, exclude=c)
-                if proof is not None:
-                    violations.append((FACE_DOWN_NOT_VOID if face_down else FOLLOW_SUIT, proof,
-                                       f"did not follow {Suit(led).title}"))
+            proof = _lowest_of(holding, led, exclude=c)
+            if proof is not None:
+                violations.append((FACE_DOWN_NOT_VOID if face_down else FOLLOW_SUIT, proof,
+                                   f"did not follow {Suit(led).title}"))
             if face_down and suit == h.trump and not o.face_down_trump and not violations:
                 # 002: unable to follow, the caller may discard another suit face down; to
                 # play a trump he must first reveal it.
@@ -203,11 +215,11 @@ class Playing:
                     and team_of(seat) != team_of(h.caller) and h.asked != seat \
                     and not (violations and violations[0][0] == FOLLOW_SUIT):
                 violations.append((MUST_ASK, None, "did not ask for the trump before playing off suit"))
-        if h.must_trump == seat and h.trump_public and suit != h.trump and h.dealt_mode:
+        if h.must_trump == seat and h.trump_public and suit != h.trump:
             proof = _lowest_of(holding, h.trump, exclude=c)  # type: ignore[arg-type]
             if proof is not None and not (led is not None and led >= 0 and suit == led):
                 violations.append((TRUMP_AFTER_ASK, proof, "did not trump after the reveal"))
-        if lead and h.caller_revealed_on_lead and seat == h.caller and suit != h.trump and h.dealt_mode:
+        if lead and h.caller_revealed_on_lead and seat == h.caller and suit != h.trump:
             proof = _lowest_of(holding, h.trump, exclude=c)  # type: ignore[arg-type]
             if proof is not None:
                 violations.append((LEAD_TRUMP_AFTER_REVEAL, proof, "showed the trump on the lead but led no trump"))
@@ -245,6 +257,12 @@ class Playing:
                     and not (led is not None and suit == led):
                 h.voids[seat][h.trump] = (h.trick_no, c, TRUMP_AFTER_ASK)  # type: ignore[index]
                 out.append(VoidShown(seat, Suit(h.trump), h.trick_no))  # type: ignore[arg-type]
+            if lead and h.caller_revealed_on_lead and seat == h.caller and suit != h.trump \
+                    and h.trump not in h.voids[seat] and not violations:
+                # He showed the trump to lead it, then led another suit: he claims he has
+                # no trump left; a trump later proves otherwise.
+                h.voids[seat][h.trump] = (h.trick_no, c, LEAD_TRUMP_AFTER_REVEAL)  # type: ignore[index]
+                out.append(VoidShown(seat, Suit(h.trump), h.trick_no))  # type: ignore[arg-type]
             if self._prove_earlier(seat, c, out):
                 return
         if violations:
@@ -255,8 +273,8 @@ class Playing:
                 self._forfeit(seat, True, out)
                 return
             h.pending = Pending(seat, c, rule, proof, detail)
-        if len(h.trick) == 4 and h.pending is None and h.correction_from is None:
-            self._resolve_trick(out)
+        if len(h.trick) == 4 and h.pending is None and (h.correction_from is None or not h.may_change):
+            self._close_trick(out)  # nobody may still change a card: the trick is done
 
     def _holds_non_ace(self, seat: int, c: int) -> bool:
         h = self.hand
@@ -279,15 +297,17 @@ class Playing:
             return True
         return False
 
-    def _flag_void_proof(self, seat: int, c: int, claim: tuple[int, int, str], shown: bool,
+    def _flag_void_proof(self, seat: int, c: int, claim: tuple[int, int | None, str], shown: bool,
                          out: list[Event]) -> None:
         """Flag the revoke a void claim hid, now that card ``c`` of that suit has appeared
         (played later, or shown at the hand's end)."""
         h = self.hand
         trick, card_then, rule = claim
         face_down = any(fd[1] == card_then for fd in h.face_down)
-        flag_revoke(h, out, seat, None if face_down else card_then, trick, rule, c // 13, c,
-                    f"held {Suit(c // 13).title} when it did not play one in trick {trick}", proof_seen=shown)
+        held = Suit(c // 13).title
+        detail = (f"asked for the trump in trick {trick} while holding {held}" if card_then is None
+                  else f"held {held} when it did not play one in trick {trick}")
+        flag_revoke(h, out, seat, None if face_down else card_then, trick, rule, c // 13, c, detail, proof_seen=shown)
 
     def _take_back(self, seat: int, out: list[Event]) -> None:
         h = self.hand
@@ -305,6 +325,9 @@ class Playing:
         if h.pending is not None and h.pending.seat == seat:
             h.pending = None
             h.correction_from = h.place(seat)
+            h.may_change = {t.seat for t in h.trick if h.place(t.seat) > h.correction_from}
+        else:
+            h.may_change.discard(seat)  # one change each
         out.append(CardTakenBack(seat, None if tc.face_down else CARDS[tc.card], h.trick_no))
 
     def _on_take_back(self, move: I.TakeBack, out: list[Event]) -> None:
@@ -339,6 +362,7 @@ class Playing:
             return
         h.pending = None
         h.correction_from = None
+        h.may_change = set()
         self._resolve_trick(out)
 
     def _resolve_trick(self, out: list[Event]) -> None:
@@ -363,6 +387,7 @@ class Playing:
         h.trick = []
         h.pending = None
         h.correction_from = None
+        h.may_change = set()
         h.asked = None
         h.must_trump = None
         h.caller_revealed_on_lead = False

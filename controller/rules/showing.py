@@ -52,8 +52,10 @@ class Showing:
             return False
         # A seat that has played all its cards has nothing left to hide: a card of the
         # claimed suit would have come out in a later trick and proven the revoke then.
+        # A side that already forfeits the hand for a revoke loses nothing more by another.
+        forfeiting = team_of(outcome.forfeit_by) if outcome.forfeit_by is not None else None
         asked = {seat: dict(h.voids[seat]) for seat in range(4)
-                 if h.voids[seat] and h.played_count[seat] < 13}
+                 if h.voids[seat] and h.played_count[seat] < 13 and team_of(seat) != forfeiting}
         if not asked:
             return False
         h.show_done = True
@@ -85,6 +87,7 @@ class Showing:
             self._finish_showing(out)
 
     def _take_shown(self, seat: int, c: int, out: list[Event]) -> None:
+        """A card shown: it proves a claim of its suit, or counts toward a clean hand."""
         h = self.hand
         h.shown[seat].add(c)
         out.append(CardShown(seat, CARDS[c]))

@@ -203,8 +203,7 @@ def test_a_card_taken_back_is_in_the_hand_again_and_can_be_played_later() -> Non
     assert "8S" in m.seat_view(1)["my_hand"] and len(m.seat_view(1)["my_hand"]) == 13
     assert [c["card"] for c in m.public_view()["trick"]["cards"]] == ["9H"]
     m.apply(I.Play(1, card("KH")))
-    play(m, "QH JH")
-    m.apply(I.CloseTrick())  # 000: the trick was held open for corrections
-    assert of_type(m.events, TrickWon)[-1].winner == 1
+    play(m, "QH JH")  # nobody played between the revoke and its correction: no one may change,
+    assert of_type(m.events, TrickWon)[-1].winner == 1  # so the last card closes the trick
     m.apply(I.Play(1, card("8S")))  # the same card, now legally led
     assert [c["card"] for c in m.public_view()["trick"]["cards"]] == ["8S"]

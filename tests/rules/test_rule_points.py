@@ -644,8 +644,11 @@ def test_rang_correction_revoker_replaces_and_later_players_may_change() -> None
     assert not of_type(events, TrickWon)
     events = m.apply(I.Play(2, card("7H")))
     assert [e.card for e in of_type(events, CardTakenBack)] == [card("3C")]
-    events = m.apply(I.Play(0, card("5H")))  # seat 0 played after the revoker: may change
+    # Seat 0 played after the revoker and may change; she is winning the trick, so a card
+    # on her spot would be her next lead: the table takes her card back first.
+    events = m.apply(I.TakeBack(0))
     assert [e.card for e in of_type(events, CardTakenBack)] == [card("AH")]
+    m.apply(I.Play(0, card("5H")))
     events = m.apply(I.CloseTrick())
     (trick,) = of_type(events, TrickWon)
     assert trick.winner == 1 and dict(trick.cards)[0] == card("5H")

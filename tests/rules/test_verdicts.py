@@ -91,10 +91,39 @@ def test_rang_seat_right_after_a_third_seat_revoker_may_change() -> None:
     play(m, "KH 7H 2C AH")  # seat 3 discards a club holding hearts
     assert [f.seat for f in of_type(m.events, RevokeFlagged)] == [3]
     m.apply(I.Play(3, card("6H")))
-    assert taken_back(m.apply(I.Play(0, card("5H")))) == [(0, card("AH"))]
-    (trick,) = of_type(m.apply(I.CloseTrick()), TrickWon)
+    # Asha is winning the finished trick: a card on her spot would lead the next one, so
+    # the table says she is changing hers (correction-made) before she puts 5H down.
+    assert taken_back(m.apply(I.TakeBack(0))) == [(0, card("AH"))]
+    (trick,) = of_type(m.apply(I.Play(0, card("5H"))), TrickWon)  # she was the last who could change
     assert trick.winner == 1  # KH beats 7H, 6H, 5H
     assert not of_type(m.events, HandWon)
+
+
+def test_rang_the_winners_lead_after_a_correction_is_the_next_trick() -> None:
+    """000: after the correction 'play continues as usual'. Dua revokes third and puts a
+    heart down at once; Asha, who had not played yet, plays her ace and wins. Her next
+    card is her lead to trick 2 -- not a change of her ace (she played after the
+    correction), and no revoke."""
+    m = rang_ready(trump=Suit.D)
+    play(m, "KH 7H 2C")  # Dua discards a club holding hearts
+    m.apply(I.Play(3, card("6H")))  # corrected before Asha plays
+    events = m.apply(I.Play(0, card("AH")))
+    (trick,) = of_type(events, TrickWon)  # nobody is left who may change: the trick is done
+    assert trick.winner == 0
+    events = m.apply(I.Play(0, card("AS")))
+    assert not of_type(events, (RevokeFlagged, CardTakenBack)) and m.hand.trick_no == 2
+
+
+def test_rang_winner_of_a_held_trick_leads_on_without_confirm() -> None:
+    """The trick waits while someone may still change; the winner's next card closes it
+    and leads the next trick, as at a table where nobody presses Confirm."""
+    m = rang_ready()
+    play(m, "KH 3C 6H AH")  # Chetan revokes; Dua and Asha played after him
+    m.apply(I.Play(2, card("7H")))  # Chetan corrects: Asha's ace now wins
+    events = m.apply(I.Play(0, card("AS")))  # Asha leads on
+    (trick,) = of_type(events, TrickWon)
+    assert trick.winner == 0 and dict(trick.cards)[0] == card("AH")
+    assert not of_type(events, (RevokeFlagged, CardTakenBack)) and m.hand.trick_no == 2
 
 
 def test_rang_player_before_the_revoker_may_not_change() -> None:
@@ -248,3 +277,43 @@ def test_band_rung_without_a_forced_dealer_four_passes_redeal() -> None:
     for seat in (0, 1, 2, 3):
         events += m.apply(I.Pass(seat))
     assert of_type(events, Redeal) and not of_type(events, AuctionWon)
+
+
+# ------------------------------------------------------------ played mode knows what it saw
+
+def test_played_mode_caller_who_shows_the_trump_on_his_lead_must_lead_trump() -> None:
+    """002: the caller may reveal when leading, and must then lead a trump. In 'played'
+    mode the referee knows at least the face-down card is his: leading another suit is
+    flagged at once, with that card as the proof (public now: it was just turned up)."""
+    m = Match(preset("hidden-rung"), first_dealer=0, knowledge="played")
+    m.apply(I.HideTrump(1, card("7S")))
+    m.apply(I.RevealTrump(1))
+    (flag,) = of_type(m.apply(I.Play(1, card("2H"))), RevokeFlagged)
+    assert (flag.seat, flag.rule) == (1, "lead-trump-after-reveal")
+
+
+def test_played_mode_a_trump_led_later_proves_the_claim_of_having_none() -> None:
+    """Revealed on the lead with only the suit named (no card seen): leading another suit
+    claims he has no trump; a trump from him later proves the revoke."""
+    m = Match(preset("hidden-rung"), first_dealer=0, knowledge="played")
+    m.apply(I.HideTrump(1, suit=Suit.S))
+    m.apply(I.RevealTrump(1))
+    events = play(m, "2H 3H 4H 5H")
+    assert not of_type(events, RevokeFlagged)
+    winner = of_type(events, TrickWon)[0].winner
+    assert winner == 0
+    m.apply(I.Play(0, card("9D")))
+    (flag,) = of_type(m.apply(I.Play(1, card("3S"))), RevokeFlagged)
+    assert (flag.seat, flag.rule, flag.trick) == (1, "lead-trump-after-reveal", 1)
+
+
+def test_played_mode_asking_while_able_to_follow_is_proven_by_following() -> None:
+    """002: only a player who cannot follow may ask. In 'played' mode the ask is a claim;
+    following suit with the same hand proves it false."""
+    m = Match(preset("hidden-rung"), first_dealer=0, knowledge="played")
+    m.apply(I.HideTrump(1, suit=Suit.D))
+    m.apply(I.Play(1, card("2H")))
+    m.apply(I.AskTrump(2))
+    (flag,) = of_type(m.apply(I.Play(2, card("AH"))), RevokeFlagged)
+    assert (flag.seat, flag.suit, flag.proof) == (2, Suit.H, card("AH"))
+    assert "asked for the trump" in flag.detail
