@@ -327,3 +327,10 @@ def _check_club(c: ClubSection, p: Path, text: str) -> None:
             raise ConfigError(f"{p}: {_where(text, 'club', key)}: no such file {path!r}")
     if not 5 <= c.keepalive <= 3600:
         raise ConfigError(f"{p}: {_where(text, 'club', 'keepalive')} must be 5-3600 seconds")
+    try:
+        readable_by_all = p.stat().st_mode & 0o004
+    except OSError:
+        readable_by_all = 0
+    if c.password and readable_by_all:  # anyone on the Pi could publish as this table
+        raise ConfigError(f"{p}: {_where(text, 'club', 'password')}: a broker password in a file every user "
+                          f"can read is refused; sudo chgrp courtpiece {p} && sudo chmod 640 {p}")

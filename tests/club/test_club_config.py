@@ -7,9 +7,10 @@ import pytest
 from controller.config import ConfigError, load_config
 
 
-def load(tmp_path, text):
+def load(tmp_path, text, mode=0o600):
     p = tmp_path / "table.toml"
     p.write_text(text)
+    p.chmod(mode)
     return load_config(p)
 
 
@@ -43,3 +44,9 @@ def test_mistakes_name_the_key_and_line(tmp_path, body, words):
 def test_unknown_section_lists_club(tmp_path):
     with pytest.raises(ConfigError, match="club"):
         load(tmp_path, "[clubs]\nenabled = true\n")
+
+
+def test_a_password_in_a_file_everyone_reads_is_refused(tmp_path):
+    with pytest.raises(ConfigError, match="'club.password' .line 4.: a broker password in a file every user can read"):
+        load(tmp_path, '[club]\nenabled = true\ntable = "t1"\npassword = "secret-pw"\n', mode=0o644)
+    assert load(tmp_path, '[club]\nenabled = true\ntable = "t1"\npassword = "secret-pw"\n', mode=0o640).club.password
