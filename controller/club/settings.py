@@ -94,4 +94,6 @@ def load_club_config(path: str | Path) -> ClubConfig:
             raise ConfigError(f"{p}: {_where(text, section, key)} must be a TCP port")
     if not cfg.tables:
         raise ConfigError(f"{p}: [tables] must list the club's tables: name = \"password\"")
+    if p.stat().st_mode & 0o004:  # every table's password is in here
+        raise ConfigError(f"{p}: holds the tables' broker passwords and every user can read it; chmod o-r {p}")
     return cfg

@@ -22,6 +22,7 @@ table-2 = "second-secret"
 def test_a_club_file(tmp_path):
     p = tmp_path / "club.toml"
     p.write_text(GOOD)
+    p.chmod(0o600)
     cfg = load_club_config(p)
     assert cfg.club.name == "Thursday club" and cfg.broker.port == 1884 and sorted(cfg.tables) == ["table-1", "table-2"]
 
@@ -37,6 +38,7 @@ def test_a_club_file(tmp_path):
 def test_mistakes_are_named(tmp_path, text, words):
     p = tmp_path / "club.toml"
     p.write_text(text)
+    p.chmod(0o600)
     with pytest.raises(ConfigError) as err:
         load_club_config(p)
     assert words in str(err.value)
@@ -45,6 +47,7 @@ def test_mistakes_are_named(tmp_path, text, words):
 def test_broker_files_from_the_cli(tmp_path, capsys):
     p = tmp_path / "club.toml"
     p.write_text(GOOD)
+    p.chmod(0o600)
     out = tmp_path / "broker"
     assert main(["club", "--config", str(p), "--broker-files", str(out)]) == 0
     assert "2 tables" in capsys.readouterr().out
@@ -54,3 +57,11 @@ def test_broker_files_from_the_cli(tmp_path, capsys):
     assert "user table-2\ntopic write courtpiece/tables/table-2/events" in (out / "acl").read_text()
     conf = (out / "mosquitto.conf").read_text()
     assert "listener 1884 0.0.0.0" in conf and "allow_anonymous false" in conf
+
+
+def test_a_club_file_everyone_reads_is_refused(tmp_path):
+    p = tmp_path / "club.toml"
+    p.write_text(GOOD)
+    p.chmod(0o644)
+    with pytest.raises(ConfigError, match="every user can read it"):
+        load_club_config(p)
