@@ -24,6 +24,7 @@ from controller.club.standings import players, standings
 from controller.club.tournament import Director
 from controller.web.admin_routes import Gate, _body, set_session
 from controller.web.app import CSP
+from controller.web.body_limit import BodyLimit
 from controller.web.pin import valid_pin
 from controller.web.public_routes import STATIC as TABLE_STATIC
 from controller.web.security import RateLimiter, Sessions, load_or_create_secret
@@ -56,6 +57,7 @@ def create_club_app(board: Scoreboard, *, admin_pin: str, club_name: str = "Cour
     gate = Gate(Sessions(load_or_create_secret(state_dir)), limiter or RateLimiter(), admin_pin)
     director = Director(board.store)
     app.state.gate = gate
+    app.add_middleware(BodyLimit)  # every body counted as it streams: 64 KiB (docs/web.md)
 
     @app.middleware("http")
     async def headers(request: Request, call_next: Callable[[Request], Any]) -> Response:
