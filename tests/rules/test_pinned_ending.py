@@ -26,6 +26,7 @@ from controller.rules.events import (  # noqa: E402
     CourtsScored,
     DealPasses,
     HandWon,
+    PointsScored,
     RevokeFlagged,
     TrumpRevealed,
 )
@@ -89,3 +90,22 @@ def test_a_trump_revealed_in_play_is_not_revealed_again_at_the_hands_end() -> No
     events = band_rung_hand(m, 1, 10, made=False)  # the caller leads his face-down trump
     assert len(of_type(events, TrumpRevealed)) == 1
     assert of_type(events, HandWon) and m.phase is not Phase.PLAY
+
+
+def test_band_rung_scores_add_up_and_an_even_score_keeps_the_deal() -> None:
+    """004 §6: a made bid scores the bid, a lost one twice the bid to the other side; the
+    net score is what counts. Seat 0 deals: the odd side makes 9 (9 behind), the even side
+    makes 9 (level: the dealer keeps the deal), then the odd side loses a bid of 10
+    (the even side 20 ahead: the deal crosses to seat 1)."""
+    m = Match(preset("band-rung"), first_dealer=0)
+    seen = []
+    for team, bid, made in ((1, 9, True), (0, 9, True), (1, 10, False)):
+        events = band_rung_hand(m, team, bid, made=made)
+        seen.append(([(p.team, p.points, p.reason) for p in of_type(events, PointsScored)],
+                     [(d.dealer, d.reason) for d in of_type(events, DealPasses)],
+                     m.public_view()["score"]))
+    assert seen == [
+        ([(1, 9, "bid of 9 made")], [(0, "the same dealer deals again")], [0, 9]),
+        ([(0, 9, "bid of 9 made")], [(0, "the same dealer deals again")], [0, 0]),
+        ([(0, 20, "bid of 10 lost")], [(1, "the dealing side went ahead: the deal crosses over")], [20, 0]),
+    ]
