@@ -306,3 +306,25 @@ def test_a_copy_without_its_stack_starts_at_this_position() -> None:
                                           if type(e).__name__ == "HandStarted"][-2]:]
     fresh = Match(preset("court-piece"), first_dealer=0).copy(stack=False)
     assert [type(e).__name__ for e in fresh.events] == ["MatchStarted", "HandStarted"]
+
+
+def test_a_copy_from_a_position_rebuilds_from_there_after_a_refusal() -> None:
+    """Undo and restart keep a copy taken at a hand start; a card refused after the 7-0
+    choice had already moved it must leave that copy as it was, rebuilt from its own
+    starting position and the inputs since (it has no first deal to replay from)."""
+    hands = strong_hands(0)
+    m = Match(preset("court-piece"), first_dealer=3)
+    deal_first_batch(m, hands)
+    m.apply(I.CallTrump(0, Suit.S))
+    deal(m, hands)
+    twin = m.copy(stack=False)
+    play_script(twin, script_tricks(hands, 0, [0] * 7, trump=Suit.S))
+    assert twin.phase is Phase.PLAY_ON and len(twin.inputs) == 28
+    before = snapshot(twin)
+    with pytest.raises(OutOfTurn):
+        twin.apply(I.Play(2, card(twin.seat_view(2)["my_hand"][0])))
+    assert snapshot(twin) == before and twin.phase is Phase.PLAY_ON
+    assert len(twin.seat_view(0)["my_hand"]) == 6
+    assert m.phase is Phase.PLAY and len(m.inputs) == 53  # the original never moved
+    again = twin.copy(stack=True)
+    assert again.inputs == twin.inputs and len(again.events) == len(twin.events)
