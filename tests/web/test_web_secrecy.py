@@ -18,7 +18,7 @@ from websockets.sync.client import connect
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from secrets_check import Secrets, leaks, secrets_now  # noqa: E402
+from secrets_check import Secrets, leaks, old_hand_secrets, secret_for, secrets_now  # noqa: E402
 from webdrive import BotDriver, LiveServer, new_match  # noqa: E402
 
 from controller.table import Referee  # noqa: E402
@@ -60,32 +60,6 @@ def _msgs(raw: str) -> list[dict]:
 
 def _seqs(raw: str) -> list[int]:
     return [m["state"]["seq"] if "state" in m else m["event"]["seq"] for m in _msgs(raw)]
-
-
-#: What a finishing hand shows, by the rules: the hidden trump, face-down discards, revoke
-#: proofs, the last card.
-SHOWN_AT_HAND_END = {"trump-revealed": "card", "face-down-shown": "card", "play-accepted": "card",
-                     "proof-shown": "card"}
-
-
-def old_hand_secrets(before: Secrets, events: list[dict]) -> Secrets | None:
-    """One input can finish a hand and deal the next: its events before ``hand-started``
-    are about the old hand, whose secrets are those before the input less what the
-    referee's own (public) events of that input revealed."""
-    kinds = [e["event"] for e in events]
-    if "hand-started" not in kinds:
-        return None
-    old = [e for e in events[: kinds.index("hand-started")] if "private_to" not in e]
-    shown = {e[SHOWN_AT_HAND_END[e["event"]]] for e in old if e["event"] in SHOWN_AT_HAND_END}
-    shown |= {e["card"] for e in old if e["event"] in ("revoke-flagged", "card-taken-back")}
-    suit = None if "trump-revealed" in kinds else before.suit
-    return Secrets(before.seq, before.cards - shown, suit)
-
-
-def secret_for(ev: dict, at: dict[int, Secrets], old: dict[int, Secrets]) -> Secrets:
-    if ev["event"] != "hand-started" and ev["seq"] in old:
-        return old[ev["seq"]]
-    return at[ev["seq"]]
 
 
 def _check_message(raw: str, at: dict[int, Secrets], old: dict[int, Secrets]) -> list[str]:
