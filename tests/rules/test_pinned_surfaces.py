@@ -31,7 +31,7 @@ from tablehelp import (  # noqa: E402
     strong_hands,
 )
 
-from controller.rules import Match, OutOfTurn, Phase, Suit, WrongPhase, preset  # noqa: E402
+from controller.rules import CardSeenTwice, Match, OutOfTurn, Phase, Suit, WrongPhase, preset  # noqa: E402
 from controller.rules import inputs as I  # noqa: E402
 from controller.rules.events import (  # noqa: E402
     MatchOver,
@@ -328,3 +328,18 @@ def test_a_copy_from_a_position_rebuilds_from_there_after_a_refusal() -> None:
     assert m.phase is Phase.PLAY and len(m.inputs) == 53  # the original never moved
     again = twin.copy(stack=True)
     assert again.inputs == twin.inputs and len(again.events) == len(twin.events)
+
+
+def test_replay_rebuilds_a_match_and_refuses_an_impossible_input_unless_told_to_skip() -> None:
+    """A table log replays through the engine (python-chess's game replay): by default
+    from dealer 0, and an input that cannot have happened stops it, unless the replay is
+    told to skip such inputs (how a refused card is rebuilt around)."""
+    hands = banded_hands()
+    m = Match(preset("court-piece"))
+    deal_first_batch(m, hands)
+    replayed = Match.replay(preset("court-piece"), list(m.inputs))
+    assert replayed.public_view() == m.public_view() and replayed.hand.dealer == 0
+    bad = [*m.inputs, I.Deal(card(m.seat_view(1)["my_hand"][0]))]  # a card dealt twice
+    with pytest.raises(CardSeenTwice):
+        Match.replay(preset("court-piece"), bad)
+    assert Match.replay(preset("court-piece"), bad, skip_impossible=True).public_view() == m.public_view()
