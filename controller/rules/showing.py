@@ -52,10 +52,10 @@ class Showing:
             return False
         # A seat that has played all its cards has nothing left to hide: a card of the
         # claimed suit would have come out in a later trick and proven the revoke then.
-        # A side that already forfeits the hand for a revoke loses nothing more by another.
-        forfeiting = team_of(outcome.forfeit_by) if outcome.forfeit_by is not None else None
+        # Every open claim is asked about, even on a side that already forfeits the hand:
+        # the score may not change, but every revoke is proven and on the record.
         asked = {seat: dict(h.voids[seat]) for seat in range(4)
-                 if h.voids[seat] and h.played_count[seat] < 13 and team_of(seat) != forfeiting}
+                 if h.voids[seat] and h.played_count[seat] < 13}
         if not asked:
             return False
         h.show_done = True

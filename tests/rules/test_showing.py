@@ -250,18 +250,19 @@ def test_a_revoke_by_the_side_that_lost_anyway(name: str, courts: list) -> None:
     assert [(c.team, c.courts) for c in of_type(events, CourtsScored)] == courts
 
 
-def test_a_side_that_forfeits_for_a_revoke_is_not_asked_to_show() -> None:
+def test_the_card_that_proves_a_revoke_may_itself_be_one_and_is_asked_about() -> None:
     """Chetan discards in spades, then plays a spade to a heart lead while holding hearts:
-    the spade proves the first revoke and his side forfeits the rang hand at once. His new
-    claim (no hearts) is noted, but showing could cost his side nothing more, so nobody
-    of his side is asked."""
+    the spade proves the first revoke and ends the rang hand, and the second is still
+    asked about when it ends -- the score stays, but every revoke goes on the record."""
     m = start("rang")
     for seat, text in ((1, "AS"), (2, "8D"), (3, "4S"), (0, "TS"), (1, "AH")):
         m.apply(I.Play(seat, Card.parse(text)))
     events = m.apply(I.Play(2, Card.parse("7S")))
-    assert [(v.seat, v.suit, v.trick) for v in events if v.kind == "void-shown"] == [(2, Suit.H, 2)]
     assert [(f.seat, f.trick) for f in of_type(events, RevokeFlagged)] == [(2, 1)]
-    assert not of_type(events, ShowAsked)
+    assert [(a.seat, a.suits, a.tricks) for a in of_type(events, ShowAsked)] == [(2, (Suit.H,), (2,))]
+    events = m.apply(I.ShowCard(2, Card.parse("7H")))
+    assert [(f.seat, f.trick) for f in of_type(events, RevokeFlagged)] == [(2, 2)]
+    assert not of_type(events, HandResultChanged)  # his side had lost already, with a court
     (won,) = of_type(events, HandWon)
     assert won.team == 1
 
