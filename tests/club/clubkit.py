@@ -13,7 +13,7 @@ from controller.club.link import BrokerLink, make_client
 from controller.club.mosquitto import Mosquitto, mosquitto_binary
 from controller.club.topics import SCOREBOARD_USER
 
-TABLES = {"t1": "pw-one", "t2": "pw-two", "t3": "pw-three"}
+TABLES = {"t1": "pw-one-secret", "t2": "pw-two-secret", "t3": "pw-three-secret"}
 SCOREBOARD_PW = "pw-board"
 
 
