@@ -207,3 +207,18 @@ def test_a_card_taken_back_is_in_the_hand_again_and_can_be_played_later() -> Non
     assert of_type(m.events, TrickWon)[-1].winner == 1  # so the last card closes the trick
     m.apply(I.Play(1, card("8S")))  # the same card, now legally led
     assert [c["card"] for c in m.public_view()["trick"]["cards"]] == ["8S"]
+
+
+def test_played_mode_a_later_card_proves_the_revoke_of_an_earlier_trick() -> None:
+    """Only played cards seen: seat 1 threw the 8 of spades on a heart lead, claiming no
+    hearts; when it later plays the king of hearts, the flag names the trick and card of
+    the claim, the suit not followed, and the proving card (public: it is face up)."""
+    m = Match(preset("court-piece"), first_dealer=3, knowledge="played")
+    m.apply(I.CallTrump(0, Suit.C))
+    play(m, "9H 8S QH JH")  # seat 2 wins and leads
+    play(m, "QD JD AD")
+    events = m.apply(I.Play(1, card("KH")))
+    flags = [(f.seat, f.card, f.trick, f.rule, f.suit, f.proof, f.detail) for f in of_type(events, RevokeFlagged)]
+    assert flags == [(1, card("8S"), 1, "follow-suit", Suit.H, card("KH"),
+                      "held hearts when it did not play one in trick 1")]
+    assert of_type(events, RevokeProof) == []
