@@ -222,3 +222,19 @@ def test_played_mode_a_later_card_proves_the_revoke_of_an_earlier_trick() -> Non
     assert flags == [(1, card("8S"), 1, "follow-suit", Suit.H, card("KH"),
                       "held hearts when it did not play one in trick 1")]
     assert of_type(events, RevokeProof) == []
+
+
+def test_only_a_full_held_trick_can_be_confirmed() -> None:
+    """000's correction window: Confirm closes a trick held open after a flag, once all
+    four cards are down; before that there is nothing to confirm."""
+    hands = banded_hands()
+    m = Match(preset("rang"), first_dealer=3)
+    deal_first_batch(m, hands)
+    m.apply(I.CallTrump(0, Suit.C))
+    deal(m, hands)
+    with pytest.raises(WrongPhase):
+        m.apply(I.CloseTrick())  # nothing played
+    play(m, "9H")
+    m.apply(I.Play(1, card("8S")))
+    with pytest.raises(WrongPhase):
+        m.apply(I.CloseTrick())  # flagged, but two cards still to come
