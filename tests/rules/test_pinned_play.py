@@ -238,3 +238,16 @@ def test_only_a_full_held_trick_can_be_confirmed() -> None:
     m.apply(I.Play(1, card("8S")))
     with pytest.raises(WrongPhase):
         m.apply(I.CloseTrick())  # flagged, but two cards still to come
+
+
+def test_the_proof_of_an_ask_while_able_to_follow_is_the_lowest_of_the_led_suit() -> None:
+    """The same revoke on a heart lead: seat 1 holds the 2 and the king of hearts; the
+    proof is the 2 of hearts, the lowest card of the suit he could have followed with."""
+    hands = complete_deal(["AH 2S 3D 4C 5C", "2H KH QS JS TS", "", ""], voids={})
+    m = Match(preset("hidden-rung"), first_dealer=3)
+    deal_first_batch(m, hands)
+    m.apply(I.HideTrump(0, card("2S")))
+    deal(m, hands)
+    m.apply(I.Play(0, card("AH")))
+    events = m.apply(I.AskTrump(1))
+    assert [(p.seat, p.card) for p in of_type(events, RevokeProof)] == [(1, card("2H"))]
