@@ -60,6 +60,9 @@ class LiveTable:
     waiting: dict[int, Batch] = field(default_factory=dict)  # prev -> batch that came early
     asked: tuple[int, float] = (-1, 0.0)  # (have when asked, when)
     duplicates: int = 0
+    #: the table's referee is behind what is held: its journal began again. Everything
+    #: it sends would look like a duplicate until the director starts it afresh.
+    restarted: bool = False
 
     @property
     def behind(self) -> bool:
@@ -234,11 +237,34 @@ class Scoreboard:
             self.on_batch(t.name, b, now)
 
     def _state(self, t: LiveTable, s: StateMessage, now: float) -> None:
+        if s.seq < t.have and not t.restarted:
+            log.warning("table %s says it is at input %d but %d are held: its journal began again; "
+                        "the director must start it afresh", t.name, s.seq, t.have)
+        t.restarted = s.seq < t.have
         t.state, t.state_at, t.last = s.state, s.at, max(t.last, s.last)
         self.store.set_state(t.name, t.last, s.state, s.at)
         if t.behind:
             self._ask(t, now)
         self.version += 1
+
+    def start_afresh(self, name: str) -> str:
+        """The director's answer to a table whose journal began again: what is held moves
+        to an archive name (its matches stay in the standings and statistics) and the
+        table is taken from its first input on. Returns the archive name."""
+        with self._lock:
+            if name not in self.tables:
+                raise KeyError(name)
+            old = self.store.archive_table(name)
+            t = self.tables.pop(name)
+            self.ledgers.pop(name, None)
+            self.tables[old] = LiveTable(old, t.have, t.have, OFFLINE, t.status_since)
+            self._rebuild(old)
+            fresh = self.tables[name] = LiveTable(name, status=t.status, status_since=t.status_since,
+                                                   state=t.state, state_at=t.state_at)
+            self.ledgers[name] = TableLedger(name)
+            self.version += 1
+            self._ask(fresh, self.clock())
+            return old
 
     # ---------------------------------------------------------------- what the pages read
     def matches(self, night: int | None = None) -> list[MatchRecord]:
@@ -271,4 +297,4 @@ class Scoreboard:
                 "seats": setup.get("seats"), "preset": setup.get("preset"), "score": view.get("score"),
                 "score_kind": view.get("score_kind"), "hand": view.get("hand"), "trump": view.get("trump"),
                 "phase": view.get("phase"), "match_over": view.get("match_over"), "have": t.have, "last": t.last,
-                "behind": t.behind, "last_event_at": t.last_event_at}
+                "behind": t.behind, "restarted": t.restarted, "last_event_at": t.last_event_at}

@@ -138,6 +138,21 @@ class ClubStore:
             self._ensure(name)
             self._conn.execute("UPDATE tables SET status=?, status_at=? WHERE name=?", (status, at, name))
 
+    def archive_table(self, name: str) -> str:
+        """Keep a table's batches under a new name (``NAME~2``, ``NAME~3``…) and start it
+        afresh: for a table whose journal began again (a new SD card, a wiped state)."""
+        with self._lock:
+            n = 2
+            while self._conn.execute("SELECT 1 FROM batches WHERE tbl=? LIMIT 1", (f"{name}~{n}",)).fetchone():
+                n += 1
+            old = f"{name}~{n}"
+            self._conn.execute("BEGIN")
+            self._conn.execute("UPDATE batches SET tbl=? WHERE tbl=?", (old, name))
+            self._conn.execute("UPDATE tables SET name=?, last=have, status='offline', state=NULL WHERE name=?",
+                               (old, name))
+            self._conn.execute("COMMIT")
+            return old
+
     # ---------------------------------------------------------------- tournament
     def add_team(self, night: int, name: str, a: str, b: str) -> None:
         with self._lock:

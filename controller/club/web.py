@@ -190,6 +190,15 @@ def create_club_app(board: Scoreboard, *, admin_pin: str, club_name: str = "Cour
             raise HTTPException(400, str(err)) from None
         return JSONResponse({"round": pairs})
 
+    @app.post("/admin/api/afresh")
+    async def afresh(request: Request) -> JSONResponse:
+        body = await admin_body(request)
+        try:
+            old = board.start_afresh(str(body.get("table", "")))
+        except KeyError:
+            raise HTTPException(404, "no such table") from None
+        return JSONResponse({"archived_as": old})
+
     app.mount("/club-static", StaticFiles(directory=STATIC), name="club-static")
     app.mount("/static", StaticFiles(directory=TABLE_STATIC), name="static")
     return app

@@ -89,3 +89,35 @@ def test_duplicates_dropped_and_gaps_filled_in_order(tmp_path):
     again = Scoreboard(board.store)
     assert [m.to_dict() for m in again.matches()] == [m.to_dict() for m in board.matches()]
     table.close()
+
+
+def test_a_table_whose_journal_began_again_is_started_afresh(tmp_path):
+    board = Scoreboard(ClubStore(tmp_path / "club.sqlite3"))
+    board.client = Asked()
+    runs = []
+    for run, folder in enumerate(("first-card", "second-card")):
+        table = SimTable("t1", tmp_path / folder, None, seed=40 + run)
+        table.new_match(SimMatch([f"P{run}{s}" for s in "abcd"], options={"match-end": "hands", "match-target": 1}))
+        table.play()
+        runs.append((table, batches_of(table.referee, "t1")))
+    first, second = runs
+    for b in first[1]:
+        board.handle("courtpiece/tables/t1/events", b.to_bytes())
+    # the second card's journal starts at 1 again: its batches look like duplicates
+    for b in second[1][:5]:
+        board.handle("courtpiece/tables/t1/events", b.to_bytes())
+    state = StateMessage("t1", second[1][4].seq, second[1][4].seq, 9.0, second[0].referee.public_state())
+    board.handle("courtpiece/tables/t1/state", state.to_bytes())
+    assert board.tables["t1"].restarted and board.snapshot()[0]["restarted"]
+    archived = board.start_afresh("t1")
+    assert archived == "t1~2"
+    assert board.client.topics[-1] == ("courtpiece/tables/t1/resend", b'{"after":0}')
+    for b in second[1]:
+        board.handle("courtpiece/tables/t1/events", b.to_bytes())
+    assert board.tables["t1"].have == second[1][-1].seq and not board.tables["t1"].restarted
+    tables = sorted(m.table for m in board.matches())
+    assert tables == ["t1", "t1~2"] and all(m.over for m in board.matches())
+    again = Scoreboard(board.store)  # and so after a restart of the scoreboard
+    assert sorted(m.table for m in again.matches()) == tables
+    for t, _ in runs:
+        t.close()

@@ -9,7 +9,8 @@ const el = (tag, attrs = {}, ...kids) => {
 };
 const get = async (url) => { const r = await fetch(url, { cache: "no-store" }); if (!r.ok) throw new Error(r.statusText); return r.json(); };
 const clock = (t) => (t ? new Date(t * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "");
-const statusText = (t) => (t.status === "offline" ? `offline since ${clock(t.since)}` : t.status);
+const statusText = (t) => (t.restarted ? "journal began again: director"
+  : t.status === "offline" ? `offline since ${clock(t.since)}` : t.status);
 const teams = (seats) => (seats ? [`${seats[0]} & ${seats[2]}`, `${seats[1]} & ${seats[3]}`] : ["—", "—"]);
 const result = (m) => (!m.over ? "playing" : m.winner === null ? "drawn" : `${m.teams[m.winner].join(" & ")} won`);
 const page = document.body.dataset.page;
@@ -96,6 +97,7 @@ async function admin() {
   on("night", (d) => post("/admin/api/night", d));
   on("team", (d) => post("/admin/api/teams", d));
   on("round", (d) => post("/admin/api/round", d));
+  on("afresh", (d) => post("/admin/api/afresh", d));
 }
 
 const pages = { grid, table, player };
