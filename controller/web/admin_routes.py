@@ -175,7 +175,7 @@ def admin_router(referee: Referee, gate: Gate, table_log: Callable[[], str] | No
         """The commands the referee would accept now, each with what it will do: the
         admin page offers only these."""
         gate.require_admin(request)
-        return JSONResponse({"seq": referee.last_seq(), "commands": commands_now(referee)},
+        return JSONResponse({"seq": referee.last_seq, "commands": commands_now(referee)},
                             headers={"Cache-Control": "no-store"})
 
     @r.get("/admin/api/log")

@@ -13,9 +13,10 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from fastapi.responses import FileResponse, JSONResponse
 
-from controller.rules.options import PRESETS, option_help, to_plain
+from controller.rules.options import PRESETS
 from controller.table import Referee
 from controller.web.hub import Hub
+from controller.web.option_schema import option_schema
 from controller.web.redact import public_event
 
 STATIC = Path(__file__).parent / "static"
@@ -35,7 +36,8 @@ def presets() -> dict[str, Any]:
     return {
         "presets": [{"name": p.name, "summary": p.summary, "variants": sorted(p.variants),
                      "options": p.options.changed_from_default()} for p in PRESETS.values()],
-        "options": [{"name": n, "help": h, "default": to_plain(d)} for n, h, d in option_help()],
+        # each option typed (kind, choices), so the admin page draws a form, not free text
+        "options": option_schema(),
     }
 
 

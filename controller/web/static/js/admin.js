@@ -1,10 +1,14 @@
-// The admin page: PIN login, then table commands. Every POST carries the CSRF token
-// the server gave this session; the cookie itself is HttpOnly and SameSite=Strict.
+// The admin page: PIN login, then the commands that make sense now (the server tries
+// each on a copy of the match: GET /admin/api/commands), and a typed new-match form.
+// Every POST carries the CSRF token the server gave this session; the cookie itself is
+// HttpOnly and SameSite=Strict.
 import { initI18n, onLanguage, t } from "./i18n.js";
 import { connect } from "./live.js";
-import { el, render, revokeShown } from "./render.js";
+import { render, revokeShown } from "./render.js";
+import { optionsForm } from "./options-form.js";
 
 let csrf = "";
+let admin = false;
 const status = document.querySelector("#status");
 const say = (text, ok = true) => { status.textContent = text; status.className = ok ? "ok" : "err"; };
 
@@ -18,8 +22,10 @@ async function post(url, body) {
 async function session() {
   const s = await (await fetch("/admin/api/session", { credentials: "same-origin" })).json();
   csrf = s.csrf;
+  admin = s.admin;
   document.querySelector("#login").hidden = s.admin;
   document.querySelector("#panel").hidden = !s.admin;
+  if (admin) { refreshCommands(true); proofsFor = ""; if (store.state) fetchProofs(store); }
 }
 
 async function command(name, args = {}) {
@@ -28,6 +34,7 @@ async function command(name, args = {}) {
   if (!r.ok) return say(r.data.detail || String(r.status), false);
   const refused = (r.data.events || []).find((e) => ["command-refused", "impossible", "ignored"].includes(e.event));
   say(refused ? refused.message : t("admin.done"), !refused);
+  refreshCommands(true);
 }
 
 document.querySelector("#login").addEventListener("submit", async (e) => {
@@ -40,11 +47,44 @@ document.querySelector("#login").addEventListener("submit", async (e) => {
 
 document.querySelector("#logout").addEventListener("click", async () => { await post("/admin/api/logout", {}); await session(); });
 
-document.querySelectorAll("[data-cmd]").forEach((b) => b.addEventListener("click", (e) => {
-  e.preventDefault();
-  if (b.dataset.confirm && !confirm(t(b.dataset.confirm))) return;
-  command(b.dataset.cmd, b.dataset.args ? JSON.parse(b.dataset.args) : {});
-}));
+// ---- the commands valid now: one button each, saying what it will do
+const CONFIRM = { "end-match": "admin.confirm.end" };
+let commandsSeq = -1;
+let loading = false;
+
+function commandButton(c) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.dataset.cmd = c.name;
+  b.dataset.args = JSON.stringify(c.args);
+  b.className = `cmd cmd-${c.name}`;
+  b.textContent = c.says.charAt(0).toUpperCase() + c.says.slice(1);
+  b.addEventListener("click", () => {
+    if (CONFIRM[c.name] && !confirm(t(CONFIRM[c.name]))) return;
+    command(c.name, c.args);
+  });
+  return b;
+}
+
+async function refreshCommands(force = false) {
+  const seq = store?.state?.seq ?? 0;
+  if (!admin || loading || (!force && seq === commandsSeq)) return;
+  loading = true;
+  commandsSeq = seq; // asked for this state: a failure waits for the next one
+  try {
+    const r = await fetch("/admin/api/commands", { credentials: "same-origin" });
+    if (r.status === 401) { await session(); return; }
+    if (!r.ok) return;
+    const data = await r.json();
+    const list = data.commands.filter((c) => c.name !== "new-match" && c.name !== "hide-trump");
+    document.querySelector("#commands").replaceChildren(...list.map(commandButton));
+    // the hidden trump's suit is chosen in its own form, never shown on a button
+    document.querySelector("#secret").hidden = !data.commands.some((c) => c.name === "hide-trump");
+  } finally {
+    loading = false;
+    if ((store?.state?.seq ?? 0) !== commandsSeq) setTimeout(() => refreshCommands(), 50);
+  }
+}
 
 document.querySelector("#secret").addEventListener("submit", (e) => {
   e.preventDefault();
@@ -54,45 +94,74 @@ document.querySelector("#secret").addEventListener("submit", (e) => {
   if (suit) command("hide-trump", { suit });
 });
 
-let presets = [];
+// ---- new match: seat names default to the current ones, the dealer by name
+const seatInputs = [...document.querySelectorAll(".seatname")];
+const dealer = document.querySelector("#first-dealer");
+let seatsTouched = false;
+seatInputs.forEach((i) => i.addEventListener("input", () => { seatsTouched = true; dealerNames(); }));
+
+function dealerNames() {
+  const keep = dealer.value || "0";
+  dealer.replaceChildren(...seatInputs.map((i, n) => new Option(i.value || t("seat", { n }), String(n))));
+  dealer.value = keep;
+}
+
+function currentSeats(state) {
+  if (seatsTouched) return;
+  const seats = state?.setup?.seats || [0, 1, 2, 3].map((n) => t("seat", { n }));
+  seatInputs.forEach((i, n) => { i.value = seats[n] ?? ""; });
+  dealerNames();
+  // the first time: the next dealer in turn, and the preset being played
+  if (state?.view && !dealer.dataset.set) {
+    dealer.dataset.set = "1";
+    dealer.value = String((state.view.dealer + 1) & 3);
+    const sel = document.querySelector("#preset");
+    if (state.setup?.preset && presets?.presets.some((p) => p.name === state.setup.preset)) { sel.value = state.setup.preset; showPreset(); }
+  }
+}
+
+let presets = null;
+let form = null;
 async function loadPresets() {
-  presets = (await (await fetch("/api/presets")).json()).presets;
+  presets = await (await fetch("/api/presets")).json();
   const sel = document.querySelector("#preset");
-  sel.replaceChildren(...presets.map((p) => new Option(p.name, p.name)));
+  sel.replaceChildren(...presets.presets.map((p) => new Option(p.name, p.name)));
   sel.addEventListener("change", showPreset);
   showPreset();
 }
+
 function showPreset() {
-  const p = presets.find((x) => x.name === document.querySelector("#preset").value);
+  const p = presets.presets.find((x) => x.name === document.querySelector("#preset").value);
   document.querySelector("#preset-summary").textContent = p ? p.summary : "";
-  document.querySelector("#variants").replaceChildren(...(p ? p.variants : []).map((v) =>
-    el("label", {}, el("input", { type: "checkbox", value: v, class: "variant" }), ` ${v}`)));
+  document.querySelector("#variants").replaceChildren(...(p ? p.variants : []).map((v) => {
+    const l = document.createElement("label");
+    const c = document.createElement("input");
+    Object.assign(c, { type: "checkbox", value: v, className: "variant" });
+    l.append(c, ` ${v}`);
+    return l;
+  }));
+  form = optionsForm(document.querySelector("#options"), presets.options, p ? p.options : {});
 }
 
 document.querySelector("#newmatch").addEventListener("submit", (e) => {
   e.preventDefault();
-  const options = {};
-  for (const line of document.querySelector("#options").value.split("\n")) {
-    const [k, ...rest] = line.split("=");
-    if (k.trim() && rest.length) options[k.trim()] = rest.join("=").trim();
-  }
   command("new-match", {
     preset: document.querySelector("#preset").value,
     variants: [...document.querySelectorAll(".variant:checked")].map((c) => c.value),
-    options,
-    seats: [...document.querySelectorAll(".seatname")].map((i) => i.value),
-    first_dealer: Number(document.querySelector("#first-dealer").value),
+    options: form ? form.changed() : {},
+    seats: seatInputs.map((i) => i.value),
+    first_dealer: Number(dealer.value),
     knowledge: document.querySelector("#knowledge").value,
   });
 });
 
 await initI18n(document.querySelector("#lang"));
-await session();
 await loadPresets();
 const root = document.body;
 // The public stream never names a proof still in a hand; the admin fetches the proofs.
 let proofsFor = "";
 async function fetchProofs(s) {
+  if (!admin) return; // nothing to ask before the PIN
   const f = revokeShown(s);
   const key = f ? `${s.state?.seq}` : "";
   if (!f || f.proof || key === proofsFor) return;
@@ -103,5 +172,8 @@ async function fetchProofs(s) {
   s.proofs = (v?.revokes || []).map((x) => ({ ...x, hand: v.hand }));
   render(root, s);
 }
-const store = connect((s) => { render(root, s); fetchProofs(s); }, (up) => { root.dataset.live = up ? "1" : "0"; });
-onLanguage(() => { if (store.state) render(root, store); });
+const conn = document.querySelector('[data-role="conn"]');
+const store = connect((s) => { render(root, s); fetchProofs(s); currentSeats(s.state); refreshCommands(); },
+  (up) => { root.dataset.live = up ? "1" : "0"; if (conn) { conn.textContent = up ? "●" : "○"; conn.className = up ? "conn up" : "conn down"; } });
+await session();
+onLanguage(() => { if (store.state) render(root, store); dealerNames(); });

@@ -100,7 +100,10 @@ function renderStreak(root, v, state) {
   $(root, "streak").forEach((box) => {
     box.replaceChildren();
     const target = st.target || 0;
-    if (!target) { box.append(el("span", { class: "muted", text: t("streak.off") })); return; }
+    // No streak rule: the whole line goes, never "Hands in a row: no hand streak".
+    const line = box.closest("section, [data-role='streakbox']");
+    if (line) line.hidden = !target;
+    if (!target) return;
     const marks = el("span", { class: "marks", "data-count": String(st.count), "data-team": String(st.team ?? "") });
     for (let i = 0; i < target; i++) {
       marks.append(el("span", { class: `mark${i < st.count ? ` on team${st.team}` : ""}` }));
@@ -109,10 +112,18 @@ function renderStreak(root, v, state) {
   });
 }
 
+// Why a hand was won, in the table's words: a 13–0 hand is "all thirteen tricks" even
+// when the engine stopped counting at seven (play on), never "seven tricks".
+export function handReason(h) {
+  const allThirteen = h.tricks[0] === 13 || h.tricks[1] === 13;
+  if (allThirteen && ["seven tricks", "more tricks", "first seven tricks"].includes(h.reason)) return tOr("reason", "all thirteen tricks");
+  return tOr("reason", h.reason);
+}
+
 function lastText(state) {
   const h = state.view.last_hand;
   if (!h) return t("last.none");
-  return t("last.result", { hand: h.hand, team: teamShort(h.winner), t0: h.tricks[0], t1: h.tricks[1], reason: tOr("reason", h.reason) });
+  return t("last.result", { hand: h.hand, team: teamShort(h.winner), t0: h.tricks[0], t1: h.tricks[1], reason: handReason(h) });
 }
 
 function scoredText(h) {
@@ -131,7 +142,7 @@ function renderHistory(root, state) {
       el("td", { text: h.trump ? SUITS[h.trump] : "–", class: h.trump ? `suit-${h.trump}` : "" }),
       el("td", { text: `${h.tricks[0]}–${h.tricks[1]}` }),
       el("td", { text: teamShort(h.winner) }),
-      el("td", { text: scoredText(h) || tOr("reason", h.reason) }),
+      el("td", { text: scoredText(h) || handReason(h) }),
     )));
   });
   $(root, "sheet").forEach((tb) => {

@@ -5,7 +5,7 @@
 // Everything comes from the public view and the public events: nothing here can know
 // a hidden card.
 import { t, tOr } from "./i18n.js";
-import { el, render, revokeShown, seatName, suitText, teamName, teamShort, cardNode } from "./render.js";
+import { cardNode, el, handReason, render, revokeShown, seatName, suitText, teamName, teamShort } from "./render.js";
 import { SUITS, cardFace, trumpBadge } from "./cards.js";
 
 function $(root, role) { return root.querySelectorAll(`[data-role="${role}"]`); }
@@ -118,7 +118,7 @@ function auctionBids(store) {
   return out;
 }
 
-function message(kind, ...kids) { return el("div", { class: `msg ${kind}`, "data-msg": kind }, ...kids); }
+function message(kind, ...kids) { return el("div", { class: `msg ${kind}`, "data-msg": kind, "data-role": kind }, ...kids); }
 
 function revokeMessage(store) {
   const f = revokeShown(store);
@@ -165,9 +165,7 @@ function handOverMessage(store) {
 // the scoring's own when it has one: a 13–0 hand is never called "seven tricks".
 export function handResult(state, h) {
   const scored = (h.scored || []).filter((e) => e.team === h.winner || h.winner === null);
-  const allThirteen = h.tricks[0] === 13 || h.tricks[1] === 13;
-  let reason = tOr("reason", h.reason);
-  if (allThirteen && (h.reason === "seven tricks" || h.reason === "more tricks")) reason = tOr("reason", "all thirteen tricks");
+  const reason = handReason(h);
   const gains = scored.map((e) => `${teamShort(e.team)} +${e.courts ?? e.points ?? 0} (${tOr("reason", e.reason)})`);
   return t("handover", { hand: h.hand, team: teamName(state, h.winner), t0: h.tricks[0], t1: h.tricks[1], reason })
     + (gains.length ? ` · ${gains.join(" · ")}` : "");
