@@ -46,7 +46,7 @@ class RC522Error(Exception):
     """The chip (not the card) misbehaves. ``code`` becomes the FAULT code."""
 
     def __init__(self, code, detail):
-        Exception.__init__(self, detail)
+        super().__init__(detail)
         self.code = code
 
 

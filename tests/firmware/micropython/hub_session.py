@@ -1,0 +1,69 @@
+"""A hub session: the firmware's own main.py on stand-in hardware and a virtual clock.
+
+Run as a script with firmware/ and this folder on the module path, under real
+MicroPython (tests/firmware/micropython/run.mjs) or under CPython; both must write
+the very same bytes. ``time`` is replaced by a clock that moves only when the
+firmware sleeps, so the session is exact: the table below says when which card is
+put down or lifted, and the session ends after END_MS of hub time.
+
+The six readers are simulated MFRC522 chips (config.py's chip selects); the deal
+spot's chip is dead, so its reader is a FAULT from the start.
+"""
+
+import sys
+
+import config
+import machine
+import mfrc522_sim
+
+END_MS = 3000
+SEAT1_CARD = b"\x04\xa1\xb2\xc3\xd4\xe5\xf6"
+TRUMP_CARD = b"\xca\xfe\xba\xbe"
+
+
+class Stop(Exception):
+    pass
+
+
+chips = {}
+for zone, pin in config.CHIP_SELECTS:
+    chips[zone] = mfrc522_sim.MFRC522(version=0 if zone == "deal" else 0x92)
+    machine.attach(pin, chips[zone])
+
+# (from ms, zone, card or None): what lies on the table from then on.
+TABLE = [
+    (200, "seat1", mfrc522_sim.Card(SEAT1_CARD)),
+    (300, "trump", mfrc522_sim.Card(TRUMP_CARD)),
+    (1400, "seat1", None),
+]
+
+
+class VirtualTime:
+    """``time`` for the firmware: ticks in ms that move when it sleeps."""
+
+    def __init__(self):
+        self.now = 0
+
+    def ticks_ms(self):
+        return self.now
+
+    def ticks_diff(self, a, b):
+        return a - b
+
+    def ticks_add(self, a, b):
+        return a + b
+
+    def sleep_ms(self, ms):
+        self.now += ms
+        for at, zone, card in TABLE:
+            if at <= self.now and at > self.now - ms:
+                chips[zone].card = card
+        if self.now >= END_MS:
+            raise Stop()
+
+
+sys.modules["time"] = VirtualTime()
+try:
+    import main  # noqa: F401 - runs the hub until the clock says stop
+except Stop:
+    pass
