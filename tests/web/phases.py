@@ -40,7 +40,7 @@ PHASES: dict[str, PhaseScript] = {
                            and v["auction"]["high"] is not None and len(v["auction"]["passed"]) >= 1),
     "play": PhaseScript("court-piece", 5, _trick_half_played, options={"hand-streak": 7, "match-end": "points", "match-target": 10}),
     "revoke": PhaseScript("court-piece", 7, lambda v: v["pending_revoke"] is not None, revoke_rate=0.2),
-    "play-on": PhaseScript("court-piece", 0, lambda v: v["phase"] == "play-on"),
+    "play-on": PhaseScript("court-piece", 40, lambda v: v["phase"] == "play-on"),
     "show": PhaseScript("court-piece", 0, lambda v: v["phase"] == "show", knowledge="played", revoke_rate=0.2),
     "hand-over": PhaseScript("band-rung", 3, lambda v: len(v["history"]) >= 2 and v["phase"] in ("deal", "call")
                              and not v["trick"]["cards"] and v["trick"]["number"] == 1),

@@ -106,6 +106,7 @@ function renderSeats(root, store) {
     });
   }
   $(root, "taken").forEach((e) => { e.textContent = taken ? t("taken.by", { name: seatName(state, taken.winner), n: taken.trick }) : ""; });
+  if (taken) $(root, "trick-no").forEach((e) => { e.textContent = ""; }); // "took trick 3" says it
 }
 
 // Each seat's last word in this hand's auction.
