@@ -18,6 +18,8 @@ from tablehelp import (  # noqa: E402
     deal_first_batch,
     of_type,
     play,
+    run_hand,
+    strong_hands,
 )
 
 from controller.rules import Match, Phase, Suit, preset  # noqa: E402
@@ -27,6 +29,7 @@ from controller.rules.events import (  # noqa: E402
     DealPasses,
     HandWon,
     PointsScored,
+    ProofShown,
     RevokeFlagged,
     TrumpRevealed,
 )
@@ -109,3 +112,39 @@ def test_band_rung_scores_add_up_and_an_even_score_keeps_the_deal() -> None:
         ([(0, 9, "bid of 9 made")], [(0, "the same dealer deals again")], [0, 0]),
         ([(0, 20, "bid of 10 lost")], [(1, "the dealing side went ahead: the deal crosses over")], [20, 0]),
     ]
+
+
+def test_a_seven_nil_start_without_playing_on_ends_with_the_court_and_its_record() -> None:
+    """000 with the play-on choice off: the team that takes the first seven stops there,
+    scores its court, and the hand's record says all of it; the court moves the deal to
+    the dealer's partner."""
+    m = Match(preset("rang", play_on=False), first_dealer=3)
+    events = run_hand(m, strong_hands(0), [0] * 7, trump=Suit.S)
+    assert [(e.team, e.tricks, e.reason) for e in of_type(events, HandWon)] == [(0, (7, 0), "first seven tricks")]
+    assert [(e.team, e.courts) for e in of_type(events, CourtsScored)] == [(0, 1)]
+    assert [(e.dealer, e.caller, e.reason) for e in of_type(events, DealPasses)] == [
+        (1, 2, "a court was scored: the dealer's partner deals")]
+    assert m.history == [{
+        "hand": 1, "dealer": 3, "caller": 0, "bid": None, "trump": "S", "tricks": [7, 0],
+        "winner": 0, "reason": "first seven tricks",
+        "scored": [{"event": "courts-scored", "team": 0, "courts": 1, "reason": "first seven tricks"}],
+        "score": [1, 0]}]
+
+
+def test_round_robin_moves_the_caller_and_seats_the_dealer_before_him() -> None:
+    """002 online round robin: the next hand's caller is the next seat, its dealer the
+    seat before that caller."""
+    m = Match(preset("online-points", caller_rotation="round-robin"), first_dealer=0)
+    events = run_hand(m, strong_hands(1), [1] * 8, trump=Suit.S)
+    assert [(e.dealer, e.caller, e.reason) for e in of_type(events, DealPasses)] == [
+        (1, 2, "the caller moves on one seat")]
+    assert (m.hand.dealer, m.hand.caller) == (1, 2)
+
+
+def test_a_revoke_proof_is_made_public_when_the_hand_ends() -> None:
+    """The proving card stays the revoker's secret while the hand is on; once the table
+    ruled the hand forfeit it is shown to all, with the trick it belongs to."""
+    m = revoke_by_seat_1("court-piece")
+    events = m.apply(I.ApplyPenalty())
+    assert [(e.seat, e.card, e.trick, e.reason) for e in of_type(events, ProofShown)] == [
+        (1, card("4H"), 1, "the hand is over")]
