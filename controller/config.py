@@ -43,7 +43,10 @@ class MatchSection:
 @dataclass
 class HubSection:
     enabled: bool = True
-    port: str = "/dev/ttyACM0"
+    #: hardware/99-courtpiece-hub.rules gives the hub this name, whatever its ttyACM number
+    port: str = "/dev/courtpiece-hub"
+    #: when the port is gone, look for the hub on the other USB serial ports (hub_finder)
+    search: bool = True
     removal_silence: float = 1.5
     heartbeat_timeout: float = 3.0
 

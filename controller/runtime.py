@@ -9,15 +9,18 @@ from typing import Any
 
 from controller.journal import export_log
 from controller.readers.hub import HubConfig, HubDriver
+from controller.readers.hub_finder import DEFAULT_SEARCH
 from controller.service import TableService
 
 log = logging.getLogger(__name__)
 
 
-def start_hub(service: TableService, port: str, source: str = "rfid-hub") -> HubDriver:
+def start_hub(service: TableService, port: str, source: str = "rfid-hub", *, search: bool = False) -> HubDriver:
+    """The hub driver on ``port``; ``search``: find a real hub elsewhere if the port goes."""
     cfg = service.config.hub
     driver = HubDriver(HubConfig(port=port, source=source, removal_silence=cfg.removal_silence,
-                                 heartbeat_timeout=cfg.heartbeat_timeout),
+                                 heartbeat_timeout=cfg.heartbeat_timeout,
+                                 search=DEFAULT_SEARCH if search else ()),
                        on_event=service.on_reader_event)
     return driver.start()
 

@@ -14,6 +14,8 @@ SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PREFIX=${COURTPIECE_PREFIX:-/opt/courtpiece}
 ETC_DIR=${COURTPIECE_ETC:-/etc/courtpiece}
 UNIT_DIR=${COURTPIECE_UNIT_DIR:-/etc/systemd/system}
+UDEV_DIR=${COURTPIECE_UDEV_DIR:-/etc/udev/rules.d}
+MODULES_DIR=${COURTPIECE_MODULES_DIR:-/etc/modules-load.d}
 VENV=$PREFIX/venv
 CONFIG=$ETC_DIR/table.toml
 SERVICE_USER=courtpiece
@@ -173,6 +175,22 @@ install_config() {
 	fi
 }
 
+install_hub_device() {
+	# The reader hub as /dev/courtpiece-hub (the config's default port) whatever its
+	# ttyACM number; cdc_acm loaded at every boot, before the referee starts, so the
+	# unit's DeviceAllow=char-ttyACM resolves and a hub plugged in later works.
+	say "udev rule: the reader hub (USB 2e8a:0005) appears as /dev/courtpiece-hub"
+	run install -m 0644 "$SRC/hardware/99-courtpiece-hub.rules" "$UDEV_DIR/99-courtpiece-hub.rules"
+	run install -m 0644 "$SRC/hardware/courtpiece-modules.conf" "$MODULES_DIR/courtpiece.conf"
+	if command -v udevadm >/dev/null; then
+		run udevadm control --reload-rules
+		run udevadm trigger --subsystem-match=tty --action=add
+	fi
+	if ! run modprobe cdc_acm; then
+		warn "could not load cdc_acm now; it loads at the next boot"
+	fi
+}
+
 install_units() {
 	say "systemd units in $UNIT_DIR"
 	run install -m 0644 "$SRC/systemd/courtpiece.service" "$UNIT_DIR/courtpiece.service"
@@ -232,6 +250,7 @@ main() {
 	create_groups_and_users
 	install_program
 	install_config
+	install_hub_device
 	install_units
 	say "done. Dashboard: http://$(hostname).local:8000/  Logs: journalctl -u courtpiece -f"
 	say "the admin PIN is shown once: on the table screen and in: journalctl -u courtpiece | grep 'admin PIN'"

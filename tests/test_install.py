@@ -93,6 +93,17 @@ def test_plan_creates_user_venv_config_and_enables_the_referee(tmp_path: Path) -
     assert not any("kiosk" in " ".join(c) for c in cmds)
 
 
+def test_plan_installs_the_hub_udev_rule_and_cdc_acm_at_boot(tmp_path: Path) -> None:
+    cmds = commands(plan(tmp_path / "etc"))
+    rule = REPO / "hardware" / "99-courtpiece-hub.rules"
+    modules = REPO / "hardware" / "courtpiece-modules.conf"
+    assert ["install", "-m", "0644", str(rule), "/etc/udev/rules.d/99-courtpiece-hub.rules"] in cmds
+    assert ["install", "-m", "0644", str(modules), "/etc/modules-load.d/courtpiece.conf"] in cmds
+    assert ["modprobe", "cdc_acm"] in cmds
+    # before the referee (re)starts, so its DeviceAllow=char-ttyACM resolves
+    assert cmds.index(["modprobe", "cdc_acm"]) < cmds.index(["systemctl", "enable", "courtpiece.service"])
+
+
 def test_existing_config_is_kept(tmp_path: Path) -> None:
     etc = tmp_path / "etc"
     etc.mkdir()

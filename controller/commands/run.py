@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         virtual = open_virtual_table(service)
         driver = start_hub(service, virtual.hub.port, source="virtual-hub")
     else:
-        driver = start_hub(service, cfg.hub.port) if cfg.hub.enabled else None
+        driver = start_hub(service, cfg.hub.port, search=cfg.hub.search) if cfg.hub.enabled else None
     signals = start_gpio(service) if cfg.gpio.enabled else None
     if cfg.oled.enabled:
         start_oled(service)

@@ -14,6 +14,10 @@ ReaderFault, closes the port, and tries to open the same path again with exponen
 back-off until it is back or :meth:`stop` is called. State (tags lying on readers,
 counters, the last HELLO) survives the outage, so a card still lying there is not
 counted twice and a card placed meanwhile is counted once the hub re-reads it.
+With ``HubConfig.search`` (globs such as ``hub_finder.DEFAULT_SEARCH``), a port that
+cannot be reopened makes the driver look for the hub on the other serial ports and
+take the first that speaks the protocol (``hub_finder``): a hub that came back as
+``/dev/ttyACM1`` is found again. ``driver.port`` is the path in use.
 
 Use::
 
@@ -34,11 +38,12 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import serial
 
+from controller.readers.hub_finder import find_hub
 from controller.readers.hub_protocol import Hello
 from controller.readers.hub_tracker import HubEvent, HubStats, HubStatus, HubTracker
 
@@ -68,6 +73,8 @@ class HubConfig:
     repeat interval a HELLO announced. ``None`` disables it (only GONE removes a tag).
     ``poll_interval`` is the serial read timeout: it bounds how late the heartbeat
     watch runs and how long :meth:`HubDriver.stop` takes, not the latency of a line.
+    ``search``: globs of other ports to try when ``port`` cannot be opened (empty: only
+    ``port``); a candidate is the hub if a good line arrives within ``probe_timeout`` s.
     """
 
     port: str
@@ -79,6 +86,8 @@ class HubConfig:
     reconnect_initial: float = 0.05
     reconnect_max: float = 2.0
     poll_interval: float = 0.05
+    search: tuple[str, ...] = ()
+    probe_timeout: float = 2.5
 
 
 def asyncio_sink(loop: asyncio.AbstractEventLoop, target: asyncio.Queue[HubEvent]) -> EventSink:
@@ -126,6 +135,7 @@ class HubDriver:
         self._connected = threading.Event()
         self._thread: threading.Thread | None = None
         self._port: Any = None
+        self._path = config.port
 
     # --- life cycle -------------------------------------------------------------------
 
@@ -172,6 +182,11 @@ class HubDriver:
         with self._lock:
             return self._tracker.hello
 
+    @property
+    def port(self) -> str:
+        """The path the hub was last opened at (not ``config.port`` once it was found elsewhere)."""
+        return self._path
+
     def wait_connected(self, timeout: float | None = None) -> bool:
         """Block until the port is open (for start-up and tests)."""
         return self._connected.wait(timeout)
@@ -190,7 +205,7 @@ class HubDriver:
         reported_outage = False
         while not self._stop.is_set():
             try:
-                port = self._open(self.config)
+                port, pending = self._open_hub()
             except (serial.SerialException, OSError, ValueError) as err:
                 with self._lock:
                     events = self._tracker.on_open_failed(
@@ -206,7 +221,9 @@ class HubDriver:
             self._port = port
             with self._lock:
                 self._tracker.on_connected(self._clock())
+                events = self._tracker.feed(pending, self._clock(), self._wall()) if pending else []
             self._connected.set()
+            self._deliver(events)
             try:
                 self._pump(port)
             except (serial.SerialException, OSError) as err:
@@ -222,6 +239,28 @@ class HubDriver:
                     port.close()
                 except Exception:  # noqa: BLE001 - the device is already gone
                     pass
+
+    def _open_hub(self) -> tuple[Any, bytes]:
+        """The port at the last known path; else, with ``search``, wherever the hub is now.
+
+        Returns the open port and any bytes already read from it (by the probe).
+        """
+        try:
+            return self._open(replace(self.config, port=self._path)), b""
+        except (serial.SerialException, OSError, ValueError):
+            if not self.config.search:
+                raise
+            found = find_hub(
+                (self.config.port, *self.config.search),
+                lambda path: self._open(replace(self.config, port=path)),
+                skip=(self._path,),
+                timeout=self.config.probe_timeout,
+                stop=self._stop,
+            )
+            if found is None:
+                raise
+            self._path = found.path
+            return found.port, found.pending
 
     def _pump(self, port: Any) -> None:
         while not self._stop.is_set():

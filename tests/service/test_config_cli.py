@@ -86,5 +86,5 @@ def test_the_shipped_config_template_is_valid_with_every_line_switched_on(tmp_pa
     f = tmp_path / "table.toml"
     f.write_text("\n".join(lines) + "\n")
     cfg = load_config(f)
-    assert cfg.hub.port == "/dev/ttyACM0" and cfg.gpio.buzzer == 18 and cfg.oled.address == 0x3C
+    assert cfg.hub.port == "/dev/courtpiece-hub" and cfg.gpio.buzzer == 18 and cfg.oled.address == 0x3C
     assert load_config(template).match.preset == "court-piece"
