@@ -21,23 +21,25 @@ from controller.table_commands import CommandError, to_engine_input
 SUIT_SIGN = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_NAME = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
-#: (command, args, sentence) tried in this order; {caller}, {turn}, {pending} are seat names.
-CANDIDATES: list[tuple[str, dict[str, Any], str]] = [
-    *[("call-trump", {"suit": s}, f"{{caller}} names {SUIT_NAME[s]} {SUIT_SIGN[s]} as trump") for s in "SHDC"],
-    ("hide-trump", {"suit": "S"}, "{caller} lays the trump face down: choose its suit (shown nowhere)"),
-    *[("bid", {"tricks": n}, f"{{bidder}} bids {n}") for n in range(7, 14)],
-    ("pass", {}, "{bidder} passes"),
-    ("ask-trump", {}, "{turn} asks for the trump"),
-    ("reveal-trump", {}, "{caller} shows the trump"),
-    ("redeal", {}, "{caller} asks for a new deal"),
-    ("correction-made", {}, "{pending} took the card back: play goes on"),
-    ("apply-penalty", {}, "the flagged revoke by {pending} stands: apply the penalty"),
-    ("confirm", {}, "confirm the trick on the table"),
-    ("play-on", {"play_on": True}, "{team} play on for all thirteen"),
-    ("play-on", {"play_on": False}, "{team} stop and score"),
-    ("skip-showing", {}, "skip the showing: voids not checked"),
-    ("time-up", {}, "time is up: this hand is the last"),
-    ("end-match", {}, "end the match now"),
+#: (command, args, i18n key, sentence) tried in this order; the sentence's {caller},
+#: {bidder}, {turn}, {pending}, {team} are seat names, {suit} and {n} the args. The
+#: admin page shows ``cmd.<key>`` from its language file, or the English sentence.
+CANDIDATES: list[tuple[str, dict[str, Any], str, str]] = [
+    *[("call-trump", {"suit": s}, "call-trump", "{caller} names {suit} as trump") for s in "SHDC"],
+    ("hide-trump", {"suit": "S"}, "hide-trump", "{caller} lays the trump face down: choose its suit (shown nowhere)"),
+    *[("bid", {"tricks": n}, "bid", "{bidder} bids {n}") for n in range(7, 14)],
+    ("pass", {}, "pass", "{bidder} passes"),
+    ("ask-trump", {}, "ask-trump", "{turn} asks for the trump"),
+    ("reveal-trump", {}, "reveal-trump", "{caller} shows the trump"),
+    ("redeal", {}, "redeal", "{caller} asks for a new deal"),
+    ("correction-made", {}, "correction-made", "{pending} took the card back: play goes on"),
+    ("apply-penalty", {}, "apply-penalty", "the flagged revoke by {pending} stands: apply the penalty"),
+    ("confirm", {}, "confirm", "confirm the trick on the table"),
+    ("play-on", {"play_on": True}, "play-on.yes", "{team} play on for all thirteen"),
+    ("play-on", {"play_on": False}, "play-on.no", "{team} stop and score"),
+    ("skip-showing", {}, "skip-showing", "skip the showing: voids not checked"),
+    ("time-up", {}, "time-up", "time is up: this hand is the last"),
+    ("end-match", {}, "end-match", "end the match now"),
 ]
 
 
@@ -72,10 +74,21 @@ def _accepted(m: Match, name: str, args: dict[str, Any]) -> bool:
     return True
 
 
-def undo_sentence(referee: Referee) -> str:
-    """What an undo takes back, as the table would say it (never a card still hidden)."""
+UNDO = {
+    "undo.card": "Undo: take back {name}'s {card}",
+    "undo.deal": "Undo: take back the last card dealt",
+    "undo.trump": "Undo: take back the card on the trump spot",
+    "undo.read": "Undo: take back the last card read",
+    "undo.command": "Undo: take back the command “{command}”",
+    "undo.last": "Undo: take back the last input",
+}
+
+
+def undo_sentence(referee: Referee) -> tuple[str, dict[str, str]]:
+    """What an undo takes back, as the table would say it (never a card still hidden):
+    the i18n key and its words."""
     if not referee.entries:
-        return "Undo: take back the last input"
+        return "undo.last", {}
     last = referee.entries[-1]
     p = last.payload
     if last.kind == SIGHTING:
@@ -83,28 +96,29 @@ def undo_sentence(referee: Referee) -> str:
         seat = seat_of_zone(zone)
         if seat is not None and p.get("card"):
             card = Card.parse(str(p["card"])).text
-            return f"Undo: take back {_seat_name(referee, seat)}'s {card[0].replace('T', '10')}{SUIT_SIGN[card[1]]}"
+            return "undo.card", {"name": _seat_name(referee, seat), "card": f"{card[0].replace('T', '10')}{SUIT_SIGN[card[1]]}"}
         if zone == DEAL_ZONE:
-            return "Undo: take back the last card dealt"
-        if zone == TRUMP_ZONE:
-            return "Undo: take back the card on the trump spot"
-        return "Undo: take back the last card read"
-    return f"Undo: take back the command “{p.get('name')}”"
+            return "undo.deal", {}
+        return ("undo.trump", {}) if zone == TRUMP_ZONE else ("undo.read", {})
+    return "undo.command", {"command": str(p.get("name"))}
 
 
 def commands_now(referee: Referee) -> list[dict[str, Any]]:
-    """``[{name, args, says}]``: every command the referee would accept now."""
+    """``[{name, args, key, vars, says}]``: every command the referee would accept now."""
     out: list[dict[str, Any]] = []
     with referee._lock:  # a reader may feed the referee meanwhile: read one consistent match
         m = referee.match
         if m is not None:
             names = _names(referee, m)
-            for name, args, sentence in CANDIDATES:
+            for name, args, key, sentence in CANDIDATES:
                 if name == "confirm" and m.phase is Phase.PLAY_ON:
                     continue  # there it means "stop and score", offered as such
                 if _accepted(m, name, args):
-                    out.append({"name": name, "args": args, "says": sentence.format(**names)})
+                    words = {**names, "n": str(args.get("tricks", "")),
+                             "suit": f"{SUIT_NAME[args['suit']]} {SUIT_SIGN[args['suit']]}" if "suit" in args else ""}
+                    out.append({"name": name, "args": args, "key": key, "vars": words, "says": sentence.format(**words)})
             if referee.entries or m.hand.number > 1 or m.hand.started:
-                out.append({"name": "undo", "args": {}, "says": undo_sentence(referee)})
-    out.append({"name": "new-match", "args": {}, "says": "start a new match (the form below)"})
+                key, words = undo_sentence(referee)
+                out.append({"name": "undo", "args": {}, "key": key, "vars": words, "says": UNDO[key].format(**words)})
+    out.append({"name": "new-match", "args": {}, "key": "new-match", "vars": {}, "says": "start a new match (the form below)"})
     return out

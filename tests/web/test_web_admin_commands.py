@@ -46,7 +46,7 @@ def test_the_commands_need_the_pin():
 @pytest.mark.parametrize("phase", ["auction", "revoke", "play-on", "show", "match-over"])
 def test_listed_exactly_when_the_referee_accepts(phase):
     listed = {(c["name"], tuple(sorted(c["args"].items()))) for c in commands_now(referee_in(phase))}
-    for name, args, _ in CANDIDATES:
+    for name, args, _, _ in CANDIDATES:
         if name == "confirm" and phase == "play-on":
             continue  # there "confirm" means stop and score, offered as play-on false
         referee = referee_in(phase)

@@ -49,6 +49,7 @@ document.querySelector("#logout").addEventListener("click", async () => { await 
 
 // ---- the commands valid now: one button each, saying what it will do
 const CONFIRM = { "end-match": "admin.confirm.end" };
+const SUIT_SIGN = { S: "♠", H: "♥", D: "♦", C: "♣" };
 let commandsSeq = -1;
 let loading = false;
 
@@ -58,7 +59,12 @@ function commandButton(c) {
   b.dataset.cmd = c.name;
   b.dataset.args = JSON.stringify(c.args);
   b.className = `cmd cmd-${c.name}`;
-  b.textContent = c.says.charAt(0).toUpperCase() + c.says.slice(1);
+  // the sentence in the page's language (cmd.<key>), else the server's English one
+  const vars = { ...c.vars };
+  if (c.args.suit) vars.suit = `${t(`suit.${c.args.suit}`)} ${SUIT_SIGN[c.args.suit]}`;
+  const said = t(`cmd.${c.key}`, vars);
+  const text = said === `cmd.${c.key}` ? c.says : said;
+  b.textContent = text.charAt(0).toUpperCase() + text.slice(1);
   b.addEventListener("click", () => {
     if (CONFIRM[c.name] && !confirm(t(CONFIRM[c.name]))) return;
     command(c.name, c.args);
