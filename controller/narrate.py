@@ -92,7 +92,8 @@ _LINES: dict[str, Callable[[_Event], str]] = {
     "move-timed-out": lambda e: f"{e.who()}'s time to play has run out",
     "match-over": _match_over,
     **{kind: _notice for kind in ("unknown-tag", "other-deck-tag", "impossible", "journal-failed", "input-refused",
-                                  "command-refused", "reader-fault", "undone", "duplicate-read")},
+                                  "command-refused", "reader-fault", "undone", "duplicate-read",
+                                  "journal-damaged", "journal-resumed", "input-held")},
 }
 
 
