@@ -99,7 +99,7 @@ class CardDetector:
         out: list[Detection] = []
         unread: list[list[np.ndarray]] = []
         for group in groups:
-            if any(d.card and _within(group[0], d.quad) for d in out):
+            if any(d.card and _within(group[0], d.quad) for d in out) or _too_small(group, out):
                 continue
             det = self._read_group(frame_bgr, group)
             if det.card is None:
@@ -108,7 +108,7 @@ class CardDetector:
         # still unread: maybe its short side was picked wrong (an oblique view, a nearly
         # square outline), so each outline is tried turned 90° before giving up
         for group in unread:
-            if any(d.card and _within(group[0], d.quad) for d in out):
+            if any(d.card and _within(group[0], d.quad) for d in out) or _too_small(group, out):
                 continue
             det = self._read_group(frame_bgr, [turned(q) for q in group])
             if det.card is not None:
@@ -133,6 +133,8 @@ class CardDetector:
         seen = {d.card for d in whole}
         out: list[Detection] = []
         tried = 0
+        gray = cv2.cvtColor(frame_bgr[::8, ::8], cv2.COLOR_BGR2GRAY)
+        paper = float(np.percentile(gray, 60))
         for mask, scale in masks:
             for q in corner_hypotheses(mask, scale, short):
                 if tried >= MAX_HYPOTHESES:
@@ -140,6 +142,9 @@ class CardDetector:
                 corner = (float(q[0][0]), float(q[0][1]))
                 if any(_holds(d.quad, corner) for d in [*whole, *out]):
                     continue  # a corner of a card already read
+                x, y = (q[0] + 0.2 * (q[2] - q[0])).astype(int) // 8
+                if not (0 <= y < gray.shape[0] and 0 <= x < gray.shape[1]) or gray[y, x] < paper:
+                    continue  # the "card" there is darker than most of the frame: table
                 tried += 1
                 res = self.reader.read_corner(rectify(frame_bgr, q, CARD_SIZE))
                 # one deck: a card already in view is not seen twice in one frame
@@ -159,6 +164,16 @@ class CardDetector:
                 first = Detection(q, None, res.confidence)
         assert first is not None
         return first
+
+
+#: An outline under this share of the cards already read in the frame is a pip, a chip
+#: or a glint: cards of one deck under one camera are one size (more so on the plane).
+SMALL_SHARE = 0.35
+
+
+def _too_small(group: list[np.ndarray], read: list[Detection]) -> bool:
+    areas = [cv2.contourArea(d.quad) for d in read if d.card]
+    return bool(areas) and cv2.contourArea(group[0]) < SMALL_SHARE * float(np.median(areas))
 
 
 def _holds(quad: np.ndarray, point: tuple[float, float], margin: float = 0.1) -> bool:

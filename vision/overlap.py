@@ -41,6 +41,8 @@ def corner_hypotheses(mask: np.ndarray, scale: float, short_side: float | None) 
     corners of the blobs in ``mask`` (a working-size mask; ``scale`` working/frame)."""
     h, w = mask.shape
     least = 0.004 * h * w
+    if short_side:  # a pile is at least one whole card
+        least = max(least, 0.8 * ASPECT * (short_side * scale) ** 2)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     out: list[tuple[float, np.ndarray]] = []
     for c in contours:
@@ -57,6 +59,8 @@ def corner_hypotheses(mask: np.ndarray, scale: float, short_side: float | None) 
         s_short = short_side * scale if short_side else np.sqrt(area / ASPECT) * 0.9
         for i in range(n):
             p, a, b = poly[i], poly[i - 1], poly[(i + 1) % n]
+            if min(p[0], p[1], w - 1 - p[0], h - 1 - p[1]) < 0.03 * max(h, w):
+                continue  # where the frame cuts a region off: no card's corner
             va, vb = a - p, b - p
             la, lb = float(np.linalg.norm(va)), float(np.linalg.norm(vb))
             if min(la, lb) < 0.2 * s_short:
