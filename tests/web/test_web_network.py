@@ -134,7 +134,7 @@ def test_half_open_connections_neither_starve_players_nor_flood_the_log(tmp_path
     """300 half-sent requests against a server with 256 file handles: before, accept()
     failed with EMFILE in a loop (a traceback each time, no request served, and no
     handle left for the hub); now the oldest half-open ones make room."""
-    limits = {"max_connections": 64, "max_per_client": 48, "header_timeout": 2.0, "backlog": 32}
+    limits = {"max_connections": 64, "max_per_client": 48, "header_timeout": 1.0, "backlog": 32}
     with GuardedServer(tmp_path, limits=limits, nofile=256) as srv:
         log_lines = len(srv.log().splitlines())
         socks = []

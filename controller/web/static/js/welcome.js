@@ -7,6 +7,7 @@ import { t } from "./i18n.js";
 const tr = (key, english) => { const s = t(key); return s === key ? english : s; };
 const POLL_MS = 5000;
 let card = null;
+let drawn = "";  // what the card shows now: redrawn only when it changes
 
 function build() {
   card = document.createElement("aside");
@@ -17,6 +18,9 @@ function build() {
 }
 
 function show(w) {
+  const key = JSON.stringify([w.url, w.names, w.reachable, w.pin]);
+  if (key === drawn && !card.hidden) return;
+  drawn = key;
   const img = document.createElement("img");
   img.src = `${w.qr}?u=${encodeURIComponent(w.url)}`;
   img.alt = w.url;
