@@ -250,6 +250,9 @@ def main(argv: list[str] | None = None) -> int:
         help="the real-photo set's development or held-out part (rule in bench/photo_split.py)",
     )
     ap.add_argument("--every", type=int, default=1, help="take every Nth photo (quick subsets)")
+    ap.add_argument(
+        "--only", default="", metavar="TEXT", help="only photos whose file name contains TEXT"
+    )
     ap.add_argument("--show-misses", action="store_true")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
@@ -259,7 +262,8 @@ def main(argv: list[str] | None = None) -> int:
     labels_file = args.dir / "labels.json"
     if labels_file.exists():
         labels = json.loads(labels_file.read_text())
-        names = sorted(n for n in labels if in_part(n, args.part))[:: args.every]
+        names = sorted(n for n in labels if in_part(n, args.part) and args.only in n)
+        names = names[:: args.every]
         if args.limit:
             names = names[: args.limit]
         line = bench_scenes(
@@ -272,6 +276,7 @@ def main(argv: list[str] | None = None) -> int:
             if label_of(p)
             and p.suffix.lower() in (".jpg", ".jpeg", ".png")
             and in_part(p.name, args.part)
+            and args.only in p.name
         )[:: args.every]
         if args.limit:
             paths = paths[: args.limit]
