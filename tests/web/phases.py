@@ -40,6 +40,9 @@ PHASES: dict[str, PhaseScript] = {
                            and v["auction"]["high"] is not None and len(v["auction"]["passed"]) >= 1),
     "play": PhaseScript("court-piece", 5, _trick_half_played, options={"hand-streak": 7, "match-end": "points", "match-target": 10}),
     "revoke": PhaseScript("court-piece", 7, lambda v: v["pending_revoke"] is not None, revoke_rate=0.2),
+    # band rung in play: the trump still face down, a pile of tricks in the middle
+    "hidden-pile": PhaseScript("band-rung", 0, lambda v: v["phase"] == "play" and v["trump_hidden"] and v["pile"] >= 2
+                               and len(v["trick"]["cards"]) >= 2),
     "play-on": PhaseScript("court-piece", 40, lambda v: v["phase"] == "play-on"),
     "show": PhaseScript("court-piece", 0, lambda v: v["phase"] == "show", knowledge="played", revoke_rate=0.2),
     "hand-over": PhaseScript("band-rung", 3, lambda v: len(v["history"]) >= 2 and v["phase"] in ("deal", "call")

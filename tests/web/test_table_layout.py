@@ -39,7 +39,7 @@ expect = sync_api.expect
 #: What must stay visible and apart: the bar, the team panels, the felt's seats, cards,
 #: trump badge and centre lines, the match summary, each message, the facts, the strip.
 KEY = [".bar", ".ts-grid > .team0", ".ts-grid > .team1", ".felt .plate", ".felt .face", ".trumpbadge",
-       ".felt .trickno", ".felt .pile", ".felt .taken", ".summary", ".messages .msg", ".facts", ".strip"]
+       ".felt .cline", ".summary", ".messages .msg", ".facts", ".strip"]
 
 LAYOUT_JS = """(keys) => {
   const els = keys.flatMap((k) => [...document.querySelectorAll(k)].map((e) => [k, e]));
@@ -49,6 +49,8 @@ LAYOUT_JS = """(keys) => {
   const name = (k, e) => k + (e.closest('[data-seat]') ? `[seat ${e.closest('[data-seat]').dataset.seat}]` : '')
     + (e.dataset.msg ? `[${e.dataset.msg}]` : '');
   for (const [k, e, r] of boxes) {
+    // squeezed: a line of text shorter than its own text (clipped, or spilling over)
+    if (e.scrollHeight > e.clientHeight + 2 && getComputedStyle(e).overflowY !== 'visible') out.push(`clipped: ${name(k, e)}`);
     if (r.left < -1 || r.top < -1 || r.right > W + 1 || r.bottom > H + 1) out.push(`outside: ${name(k, e)} ${JSON.stringify(r)}`);
   }
   for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
@@ -118,6 +120,9 @@ def _phase_facts(page, phase: str, referee: Referee) -> None:
         expect(banner).to_contain_text(seats[flag["seat"]])
         expect(banner.locator(f'[data-card="{flag["card"]}"]')).to_be_visible()
         expect(page.locator(".facts")).to_be_visible()
+    elif phase == "hidden-pile":
+        expect(page.locator('.trumpbadge .face[data-card="back"]')).to_be_visible()
+        expect(page.locator(".felt .pile")).to_contain_text(str(v["pile"]))
     elif phase == "play-on":
         expect(messages.locator('[data-msg="playon"]')).to_be_visible()
     elif phase == "show":

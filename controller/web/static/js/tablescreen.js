@@ -250,6 +250,7 @@ export function renderTable(root, store, ui) {
   renderSeats(root, store);
   $(root, "trump-badge").forEach((b) => { b.replaceChildren(...trumpBadge(v)); b.dataset.state = v.trump ? "shown" : (v.trump_hidden ? "hidden" : "none"); });
   $(root, "trick-no").forEach((e) => { if (v.phase !== "play") e.textContent = ""; });
+  $(root, "pile").forEach((e) => { e.textContent = v.pile ? t("pile.short", { n: v.pile }) : ""; });
   if (dealing(v)) $(root, "phase").forEach((e) => { e.textContent = t("phase.deal"); });
   $(root, "played").forEach((e) => { e.textContent = v.match_end.kind === "hands" && v.match_end.target ? t("played.of", { n: (v.history || []).length, target: v.match_end.target }) : String((v.history || []).length); });
   $(root, "streakbox").forEach((e) => { e.hidden = !v.streak.target; });
