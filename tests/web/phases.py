@@ -44,6 +44,8 @@ PHASES: dict[str, PhaseScript] = {
     "hidden-pile": PhaseScript("band-rung", 0, lambda v: v["phase"] == "play" and v["trump_hidden"] and v["pile"] >= 2
                                and len(v["trick"]["cards"]) >= 2),
     "play-on": PhaseScript("court-piece", 40, lambda v: v["phase"] == "play-on"),
+    "playing-on": PhaseScript("court-piece", 3, lambda v: v["playing_on"] and v["phase"] == "play"
+                              and len(v["trick"]["cards"]) >= 2),
     "show": PhaseScript("court-piece", 0, lambda v: v["phase"] == "show", knowledge="played", revoke_rate=0.2),
     "hand-over": PhaseScript("band-rung", 3, lambda v: len(v["history"]) >= 2 and v["phase"] in ("deal", "call")
                              and not v["trick"]["cards"] and v["trick"]["number"] == 1),

@@ -125,6 +125,10 @@ def _phase_facts(page, phase: str, referee: Referee) -> None:
         expect(page.locator(".felt .pile")).to_contain_text(str(v["pile"]))
     elif phase == "play-on":
         expect(messages.locator('[data-msg="playon"]')).to_be_visible()
+    elif phase == "playing-on":
+        expect(messages.locator('[data-msg="playingon"]')).to_be_visible()
+        team = 0 if v["tricks"][0] > v["tricks"][1] else 1
+        expect(page.locator(f'[data-role="need-{team}"]')).to_have_text(" / 13")
     elif phase == "show":
         expect(messages.locator('[data-msg="showing"]')).to_be_visible()
     elif phase == "hand-over":

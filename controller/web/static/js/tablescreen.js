@@ -183,7 +183,7 @@ function messages(store, ui) {
   const rv = revokeMessage(store);
   if (rv) out.push(rv);
   if (v.play_on_team !== null && v.play_on_team !== undefined) out.push(message("playon", el("span", { text: t("playon.offer", { team: teamShort(v.play_on_team) }) })));
-  else if (v.playing_on && v.phase === "play") out.push(message("playingon", el("span", { text: t("playon.going") })));
+  else if (v.playing_on && v.phase === "play") out.push(message("playingon", el("span", { text: t("playon.going", { team: teamShort(v.tricks[0] >= v.tricks[1] ? 0 : 1) }) })));
   const asked = v.showing || [];
   if (asked.length) {
     out.push(message("showing", el("strong", { text: t("phase.show") }), el("span", { text: asked.map((s) => t("show.ask", {
