@@ -2,7 +2,7 @@
 
 Readers: ``pn532`` (direct, HSU), ``rdm6300`` (125 kHz), ``sim`` (a simulated PN532
 on a pseudo-terminal with a virtual hand tapping made-up tags: for trying the flow on
-a laptop), ``hub`` (any reader of the reader hub).
+a laptop), ``hub`` (any reader of the reader hub: a seat spot, the deal or trump spot).
 """
 
 from __future__ import annotations
@@ -11,9 +11,15 @@ import argparse
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-DEFAULT_PORTS = {"hub": "/dev/ttyACM0", "pn532": "/dev/serial0", "rdm6300": "/dev/serial0"}
+if TYPE_CHECKING:
+    from controller.readers.hub import HubDriver
+
+DEFAULT_PORTS = {"hub": "/dev/courtpiece-hub", "pn532": "/dev/serial0", "rdm6300": "/dev/serial0"}
+#: Seconds the reader hub has to open before enroll gives up (a search of the USB serial
+#: ports probes each for up to 2.5 s).
+HUB_WAIT = 20.0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -30,7 +36,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--state-dir", required=True, metavar="DIR", help="the referee's state directory"
     )
     p.add_argument("--reader", choices=("pn532", "rdm6300", "hub", "sim"), default="pn532")
-    p.add_argument("--port", help="serial port (default: /dev/serial0, the UART on GPIO14/15)")
+    p.add_argument(
+        "--port",
+        help="serial port (default: /dev/serial0, the UART on GPIO14/15; for the hub "
+        "/dev/courtpiece-hub, else the first USB serial port that speaks the hub protocol)",
+    )
     p.add_argument("--replace", action="store_true", help="re-enrol a deck that already has a file")
     p.set_defaults(handler=run)
 
@@ -103,7 +113,7 @@ def _open_source(
         return _simulated_source(args.deck, stop, err)
     port = args.port or DEFAULT_PORTS[args.reader]
     if args.reader == "hub":
-        return _hub_source(port, stop, err)
+        return _hub_source(port, stop, err, search=args.port is None)
     if args.reader == "pn532":
         from controller.readers.pn532 import Pn532Reader
 
@@ -116,15 +126,33 @@ def _open_source(
     return _tags(reader.sightings(stop), err), reader.close
 
 
-def _hub_source(port: str, stop: threading.Event, err: TextIO) -> tuple[Iterator[str], Callable[[], None]]:
-    """Tags tapped on any reader of the reader hub (each tag counts once per placement)."""
+def _hub_source(
+    port: str, stop: threading.Event, err: TextIO, *, search: bool = False
+) -> tuple[Iterator[str], Callable[[], None]]:
+    """Tags tapped on any reader of the reader hub (each tag counts once per placement).
+
+    Any seat spot will do, or the deal or trump spot. Unlike the service, which waits
+    for a hub for ever, this fails at once (OSError) when the port cannot be opened: a
+    wrong ``--port``, no hub plugged in, or the referee service holding the hub.
+    ``search``: no port was named, so a hub on another USB serial port is found too.
+    """
     import queue
 
     from controller.readers.hub import HubConfig, HubDriver
+    from controller.readers.hub_finder import DEFAULT_SEARCH
 
-    driver = HubDriver(HubConfig(port=port, source=f"enroll:hub:{port}")).start()
+    config = HubConfig(
+        port=port, source=f"enroll:hub:{port}", search=DEFAULT_SEARCH if search else ()
+    )
+    driver = HubDriver(config).start()
+    try:
+        early = _wait_for_hub(driver, HUB_WAIT)
+    except OSError:
+        driver.stop()
+        raise
 
     def sightings() -> Iterator[object]:
+        yield from early
         while not stop.is_set():
             try:
                 yield driver.events.get(timeout=0.2)
@@ -132,6 +160,36 @@ def _hub_source(port: str, stop: threading.Event, err: TextIO) -> tuple[Iterator
                 continue
 
     return _tags(sightings(), err), driver.stop
+
+
+def _wait_for_hub(driver: HubDriver, timeout: float) -> list[object]:
+    """Wait until the driver has the hub's port open; the events it gave meanwhile.
+
+    Raises OSError, with what to do, as soon as the driver reports it cannot open it.
+    """
+    import queue
+    import time
+
+    from controller.sightings import ReaderFault
+
+    early: list[object] = []
+    deadline = time.monotonic() + timeout
+    while not driver.wait_connected(0.05):
+        try:
+            event = driver.events.get_nowait()
+        except queue.Empty:
+            if time.monotonic() > deadline:
+                raise OSError(f"no reader hub answers at {driver.port}") from None
+            continue
+        if isinstance(event, ReaderFault) and event.message.startswith("cannot open hub port"):
+            if "lock" in event.message:
+                raise OSError(
+                    f"the reader hub at {driver.port} is in use, most likely by the referee "
+                    "service: sudo systemctl stop courtpiece, enrol, then start it again"
+                )
+            raise OSError(f"no reader hub at {driver.port}: {event.message}")
+        early.append(event)
+    return early
 
 
 def _tags(sightings: Iterator[object], err: TextIO) -> Iterator[str]:

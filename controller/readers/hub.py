@@ -100,9 +100,14 @@ def asyncio_sink(loop: asyncio.AbstractEventLoop, target: asyncio.Queue[HubEvent
 
 
 def open_serial(config: HubConfig) -> Any:
-    """Open the port: a device path, or any pyserial URL (``socket://``, ``loop://``…)."""
+    """Open the port: a device path, or any pyserial URL (``socket://``, ``loop://``…).
+
+    Exclusively (an flock on the device, which binds root too): two readers of one tty
+    would each get half the bytes, so ``courtpiece enroll`` or a second referee is
+    refused while the service holds the hub, instead of both reading garbage.
+    """
     return serial.serial_for_url(
-        config.port, baudrate=config.baudrate, timeout=config.poll_interval
+        config.port, baudrate=config.baudrate, timeout=config.poll_interval, exclusive=True
     )
 
 
