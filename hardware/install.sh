@@ -144,7 +144,9 @@ install_program() {
 		run python3 -m venv --system-site-packages "$VENV"
 	fi
 	run "$VENV/bin/pip" install --disable-pip-version-check --upgrade pip
-	run "$VENV/bin/pip" install --disable-pip-version-check --upgrade "${SRC}[oled]"
+	# [hub]: mpremote, for `courtpiece hub flash`; here, not in Bookworm's system Python
+	# (which refuses pip: it is "externally managed").
+	run "$VENV/bin/pip" install --disable-pip-version-check --upgrade "${SRC}[oled,hub]"
 	say "documentation in $PREFIX/docs"
 	run install -d -m 0755 "$PREFIX/docs"
 	run install -m 0644 "$SRC/docs/install.md" "$SRC/docs/gpio.md" "$PREFIX/docs/"

@@ -72,7 +72,7 @@ def test_plan_creates_user_venv_config_and_enables_the_referee(tmp_path: Path) -
     venv = referee_program().parents[1]  # .../venv/bin/courtpiece → .../venv
     if not (venv / "bin" / "python").exists():
         assert ["python3", "-m", "venv", "--system-site-packages", str(venv)] in cmds
-    assert any(c[:2] == [f"{venv}/bin/pip", "install"] and c[-1].endswith("[oled]") for c in cmds)
+    assert any(c[:2] == [f"{venv}/bin/pip", "install"] and c[-1].endswith("[oled,hub]") for c in cmds)
     assert any(c[0] == "useradd" and c[-1] == "courtpiece" for c in cmds) or any(
         "user courtpiece exists" in line for line in lines
     )
