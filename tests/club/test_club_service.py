@@ -33,11 +33,11 @@ def test_courtpiece_run_publishes_to_the_club(broker, tmp_path):
     try:
         deadline = time.monotonic() + 120  # a bound so a regression fails instead of hanging
         while time.monotonic() < deadline and proc.poll() is None:
-            if sum(t.endswith("/t3/events") for t, _ in listener.taken()) >= 5:
+            if sum(t.endswith("/t3/events") for t, _ in listener.taken()) >= 2:
                 break
             time.sleep(0.2)
         batches = [Batch.from_bytes(p) for t, p in listener.taken() if t.endswith("/t3/events")]
-        assert len(batches) >= 5, "the service published no events"
+        assert len(batches) >= 2, "the service published no events"
         assert batches[0].prev == 0 and batches[0].events[0]["event"] == "match-setup"
         assert any(t.endswith("/t3/state") for t, _ in listener.taken())
     finally:
