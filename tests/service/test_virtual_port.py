@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from controller.journal import Journal
+from controller.journal import Journal, JournalError
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -32,8 +32,11 @@ def test_run_with_the_virtual_port_drives_a_simulated_table(tmp_path: Path) -> N
         while len(sightings) < 5 and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.5)
             if (tmp_path / "journal.sqlite3").exists():
-                with Journal.open_readonly(tmp_path / "journal.sqlite3") as j:
-                    sightings = [e for e in j.entries() if e.kind == "sighting"]
+                try:
+                    with Journal.open_readonly(tmp_path / "journal.sqlite3") as j:
+                        sightings = [e for e in j.entries() if e.kind == "sighting"]
+                except JournalError:  # the service is still creating it: look again
+                    continue
         assert len(sightings) >= 5
         assert {e.source for e in sightings} == {"virtual-hub"}
         assert all(e.payload.get("card") for e in sightings)  # tags known: the simulated deck is enrolled
