@@ -3,7 +3,7 @@
     .venv/bin/python bench/deck_faces.py THEME.svgz OUT [--layout grid|ids] [--rsvg PATH]
 
 Card games in Debian ship dozens of deck designs, which makes them a supply of decks
-the recognition was never developed on: the question ``bench/vision.py`` must answer for
+the recognition was never developed on: the question ``bench/vision_accuracy.py`` must answer for
 a club's own cards. Two layouts are understood:
 
 - ``grid`` (aisleriot, package gnome-cards-data: /usr/share/aisleriot/cards/*.svgz): one
@@ -15,7 +15,7 @@ Needs ``rsvg-convert`` (package librsvg2-bin; ``apt-get download`` and ``dpkg -x
 without root). The faces are written as ``AS.png`` … ``TC.png``; then
 
     .venv/bin/python bench/make_vision_set.py OUT SET --per-card 1 --seed 7
-    .venv/bin/python bench/vision.py SET
+    .venv/bin/python bench/vision_accuracy.py SET
 
 Nothing here runs in tests, and no deck image is committed.
 """

@@ -1,5 +1,5 @@
 """`courtpiece camera capture`: labelled frames from the table's camera, in the format
-bench/vision.py measures (card code first; scenes with labels.json). Frames are rendered."""
+bench/vision_accuracy.py measures (card code first; scenes with labels.json). Frames are rendered."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from controller.commands.camera import run
 from vision.capture import CaptureError, capture_dir, card_code
 from vision.synth import CardSpec, scene
 
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "vision.py"
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "vision_accuracy.py"
 
 
 def frames_folder(tmp_path: Path, specs: list[list[CardSpec]]) -> Path:

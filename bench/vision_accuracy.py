@@ -1,6 +1,6 @@
 """Accuracy and speed of the camera recognition path on a folder of labelled images.
 
-    .venv/bin/python bench/vision.py DIR [--part all|dev|held] [--enroll FILE] [--limit N]
+    .venv/bin/python bench/vision_accuracy.py DIR [--part all|dev|held] [--enroll FILE] [--limit N]
                                          [--every N] [--show-misses]
 
 DIR holds single-card photos, each file name starting with its card (``AS.jpg``,
