@@ -5,7 +5,7 @@
 SRC is a folder of single-card images named by card (``10C_00.jpg``, ``AS.jpg``), e.g.
 the continental scans under /work/shared/vision. Each becomes N frames of 1280x960
 (one card, any angle, slight perspective, 230-450 px tall, shadow, light falloff, glare,
-blur, noise, JPEG), named after the card, ready for ``bench/vision.py OUT``. Run by hand;
+blur, noise, JPEG), named after the card, ready for ``bench/vision_accuracy.py OUT``. Run by hand;
 tests never read real photographs.
 """
 

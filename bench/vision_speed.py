@@ -5,7 +5,7 @@ reader's budget on a Pi (goal ≤ 15 ms on the development machine's core).
 
 Frames are rendered tables (four cards on play spots, random angles, tables and light),
 so the figure does not depend on any photo set. Each frame is timed as the best of three
-runs (the CPU is shared), and the template-matching baseline of ``bench/vision.py`` is
+runs (the CPU is shared), and the template-matching baseline of ``bench/vision_accuracy.py`` is
 timed on the same frames in the same run. Ends with one summary line:
 ``vision_speed frames=… four_cards_read_pct=… median_ms=… baseline_median_ms=…``.
 """
