@@ -19,8 +19,12 @@ def make_spi(machine, config):
     )
 
 
-def make_readers(machine, config, reader_classes, sleep_ms):
-    """One reader object per configured zone, each with its own chip select."""
+def make_readers(machine, config, reader_classes, clock):
+    """One reader object per configured zone, each with its own chip select.
+
+    ``clock`` is MicroPython's ``time`` (or a stand-in): ``sleep_ms`` for the PN532's
+    waits, ``ticks_ms``/``ticks_diff`` for the RC522's deadlines.
+    """
     kind = config.READER
     if kind not in reader_classes:
         raise ValueError("unknown READER " + repr(kind))
@@ -32,7 +36,7 @@ def make_readers(machine, config, reader_classes, sleep_ms):
     for zone, pin in config.CHIP_SELECTS:
         cs = machine.Pin(pin, machine.Pin.OUT, value=1)
         if kind == "pn532":
-            readers.append(cls(spi, cs, zone, sleep_ms))
+            readers.append(cls(spi, cs, zone, clock.sleep_ms))
         else:
-            readers.append(cls(spi, cs, zone))
+            readers.append(cls(spi, cs, zone, clock.ticks_ms, clock.ticks_diff))
     return readers

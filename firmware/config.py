@@ -40,5 +40,7 @@ HEARTBEAT_MS = 1000
 HELLO_MS = 10000
 #: A broken reader is set up and tried again this often.
 RETRY_MS = 2000
+#: At most one FAULT line per reader this often (a loose wire must not flood the host).
+FAULT_MS = 10000
 #: Reboot if the main loop hangs this long (RP2040 maximum is 8388 ms). None: off.
 WATCHDOG_MS = 8000

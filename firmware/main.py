@@ -33,9 +33,7 @@ def main():
         led.toggle()  # the LED flickers with every line sent
         write(line)
 
-    readers = board.make_readers(
-        machine, config, {"rc522": rc522.RC522, "pn532": pn532.PN532}, time.sleep_ms
-    )
+    readers = board.make_readers(machine, config, {"rc522": rc522.RC522, "pn532": pn532.PN532}, time)
     hub = poller.Poller(
         readers,
         hubproto.LineWriter(out),
@@ -49,6 +47,7 @@ def main():
         heartbeat_ms=config.HEARTBEAT_MS,
         hello_ms=config.HELLO_MS,
         retry_ms=config.RETRY_MS,
+        fault_ms=config.FAULT_MS,
     )
     dog = machine.WDT(timeout=config.WATCHDOG_MS) if config.WATCHDOG_MS else None
     while True:

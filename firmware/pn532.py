@@ -150,10 +150,17 @@ class PN532:
         self.call(CMD_RF_CONFIGURATION, b"\x01\x00")  # RF field off
 
     def read_uid(self):
-        """The UID of the ISO 14443-A card in the field, or None."""
-        answer = self.call(CMD_IN_LIST_PASSIVE_TARGET, b"\x01\x00")
+        """The UID of the ISO 14443-A card in the field, or None.
+
+        Asks for up to two targets: with one, the chip would quietly pick one card of a
+        pile by its own anticollision and the others would go unseen. Two or more
+        raise PN532Error("pile"), which the poller reports as such.
+        """
+        answer = self.call(CMD_IN_LIST_PASSIVE_TARGET, b"\x02\x00", answer_max=64)
         if not answer or answer[0] == 0:
             return None
+        if answer[0] > 1:
+            raise PN532Error("pile", "two or more cards on the reader: none can be read")
         # NbTg, Tg, SENS_RES(2), SEL_RES, NFCIDLength, NFCID…
         if len(answer) < 6 or len(answer) < 6 + answer[5]:
             raise PN532Error("frame", "short InListPassiveTarget answer")

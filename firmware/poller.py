@@ -22,6 +22,15 @@ Debounce, per reader:
 
 A reader that raises is reported once (FAULT, with the exception's ``code`` attribute
 if it has one) and retried every ``retry_ms``; when it answers again, RECOVER.
+FAULT lines are rate-limited per reader: one that fails again within ``fault_ms`` of
+its last FAULT (a loose wire coming and going) is not announced, nor is its recovery;
+the next FAULT that is sent says how many went unsaid.
+
+A pile (two or more cards in one field, which neither chip can read as one: the
+driver raises with ``code == "pile"``) is not a broken reader: it is sent as
+``FAULT zone pile …`` and RECOVER once a single card or none is read, but the reader
+is neither set up again nor rested, and the tag that lay there before is kept (it is
+most likely under the new card), so no GONE is sent for it while the pile lasts.
 Times are MicroPython ticks, only combined through the given ``ticks_diff`` and
 ``ticks_add``, so the 30-bit wrap of ``time.ticks_ms`` on the Pico is harmless.
 """
@@ -60,6 +69,9 @@ class ZoneState:
         self.misses = 0
         self.last_sent = 0
         self.faulty = False
+        self.announced = False  # the host was told of the current fault (FAULT sent)
+        self.fault_sent = None  # ticks of the last FAULT line, or None
+        self.unsaid = 0  # faults not announced since the last FAULT line
         self.next_retry = 0
         self.needs_init = True
 
@@ -81,6 +93,7 @@ class Poller:
         heartbeat_ms=1000,
         hello_ms=10000,
         retry_ms=2000,
+        fault_ms=10000,
         firmware=FIRMWARE_VERSION,
     ):
         if not readers:
@@ -100,6 +113,7 @@ class Poller:
         self.heartbeat_ms = heartbeat_ms
         self.hello_ms = hello_ms
         self.retry_ms = retry_ms
+        self.fault_ms = fault_ms
         self.firmware = firmware
         self._index = 0
         self._active = None  # the state whose field is on, between the two half-turns
@@ -159,13 +173,19 @@ class Poller:
         try:
             uid = state.reader.read_uid()
         except Exception as err:  # noqa: BLE001
+            if fault_code(err) == "pile":
+                self._deactivate(state)
+                self._fault(state, "pile", str(err) or "pile", now)
+                state.misses = 0  # the lying tag is most likely in the pile
+                return self.gap_ms
             self._failed(state, err, now)
             self._deactivate(state)
             return self.gap_ms
         self._deactivate(state)
         if state.faulty:
             state.faulty = False
-            self.writer.recover(state.zone)
+            if state.announced:
+                self.writer.recover(state.zone)
         self._seen(state, uid, now)
         return self.gap_ms
 
@@ -216,9 +236,23 @@ class Poller:
     def _failed(self, state, err, now, code=None):
         state.next_retry = self.ticks_add(now, self.retry_ms)
         state.needs_init = True  # a reader that failed is set up again before use
-        if not state.faulty:
-            state.faulty = True
-            self.writer.fault(state.zone, code or fault_code(err), str(err) or type(err).__name__)
+        self._fault(state, code or fault_code(err), str(err) or type(err).__name__, now)
+
+    def _fault(self, state, code, detail, now):
+        """Mark the reader faulty; send FAULT unless one went out within ``fault_ms``."""
+        if state.faulty:
+            return
+        state.faulty = True
+        recent = state.fault_sent is not None and self.ticks_diff(now, state.fault_sent) < self.fault_ms
+        state.announced = not recent
+        if recent:
+            state.unsaid += 1
+            return
+        if state.unsaid:
+            detail = "(" + str(state.unsaid) + " more not sent) " + detail
+            state.unsaid = 0
+        state.fault_sent = now
+        self.writer.fault(state.zone, code, detail)
 
     # --- timers -------------------------------------------------------------------------
 

@@ -8,6 +8,13 @@ One read is: REQA (7-bit short frame), then per cascade level ANTICOLLISION and
 SELECT, until the SAK says the UID is complete (4, 7 or 10 bytes). The antenna is on
 only during the reader's turn (``activate``/``deactivate``); switching it off resets
 the card, so the next turn's REQA finds it again without a HALT/WUPA dance.
+
+Waiting for the chip is on a clock (``ticks_ms``/``ticks_diff`` handed in), not a
+count of polls: a poll takes microseconds on an RP2040, so any fixed count may end
+before the chip's own 15 ms card timer does, and every empty read would then be a
+"timeout" fault. Two or more cards in the field answer ANTICOLLISION together; the
+chip flags the collision and the read raises ``RC522Error("pile")`` (the poller
+reports that, rather than "no card").
 """
 
 # Registers (datasheet section 9).
@@ -39,7 +46,9 @@ CASCADE_TAG = 0x88
 #: Chip versions seen in the wild (NXP 1.0/2.0, common clones).
 KNOWN_VERSIONS = (0x88, 0x90, 0x91, 0x92, 0x12, 0xB2)
 
-_IRQ_POLLS = 400  # ComIrq polls before the chip itself is declared dead
+#: The chip's card timer gives up after 15 ms; past this the chip itself is dead.
+TRANSCEIVE_TIMEOUT_MS = 40
+COLL_ERR = 0x08  # ErrorReg: a bit collision (two cards answering at once)
 
 
 class RC522Error(Exception):
@@ -63,10 +72,13 @@ def crc_a(data):
 class RC522:
     """One reader on a shared SPI bus with its own chip select."""
 
-    def __init__(self, spi, cs, zone):
+    def __init__(self, spi, cs, zone, ticks_ms, ticks_diff, timeout_ms=TRANSCEIVE_TIMEOUT_MS):
         self.spi = spi
         self.cs = cs
         self.zone = zone
+        self.ticks_ms = ticks_ms
+        self.ticks_diff = ticks_diff
+        self.timeout_ms = timeout_ms
         cs.value(1)
 
     # --- registers ------------------------------------------------------------------
@@ -122,7 +134,10 @@ class RC522:
     # --- talking to a card ------------------------------------------------------------
 
     def _transceive(self, data, last_bits=0):
-        """Send a frame; the card's answer as bytes, or None if there was none or bad."""
+        """Send a frame; the card's answer as bytes, or None if there was none or bad.
+
+        Raises RC522Error("pile") when cards collided, ("timeout") when the chip hangs.
+        """
         self._write(COMMAND, CMD_IDLE)
         self._write(COM_IRQ, 0x7F)
         self._write(FIFO_LEVEL, 0x80)
@@ -131,16 +146,20 @@ class RC522:
         self._write(BIT_FRAMING, last_bits)
         self._write(COMMAND, CMD_TRANSCEIVE)
         self._set(BIT_FRAMING, 0x80)  # StartSend
-        for _ in range(_IRQ_POLLS):
+        start = self.ticks_ms()
+        while True:
             irq = self._read(COM_IRQ)
             if irq & 0x30:  # RxIRq or IdleIRq: an answer came
                 break
             if irq & 0x01:  # TimerIRq: no card answered
                 return None
-        else:
-            raise RC522Error("timeout", "RC522 never finished a transceive")
+            if self.ticks_diff(self.ticks_ms(), start) > self.timeout_ms:
+                raise RC522Error("timeout", "RC522 never finished a transceive")
         self._clear(BIT_FRAMING, 0x80)
-        if self._read(ERROR) & 0x1B:  # buffer overflow, collision, parity, protocol
+        error = self._read(ERROR)
+        if error & COLL_ERR:
+            raise RC522Error("pile", "two or more cards on the reader: none can be read")
+        if error & 0x13:  # buffer overflow, parity, protocol
             return None
         count = self._read(FIFO_LEVEL)
         return bytes(self._read(FIFO_DATA) for _ in range(count))

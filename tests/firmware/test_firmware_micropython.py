@@ -117,6 +117,13 @@ def test_the_hubs_main_under_micropython_reads_through_to_the_host(node: str) ->
     assert seat1[0] == ("TagRead", "seat1", "04A1B2C3D4E5F6")
     assert seat1[-1] == ("TagGone", "seat1", "04A1B2C3D4E5F6")
     assert ("TagRead", "trump", "CAFEBABE") in cards
+    seat2 = [
+        (type(m).__name__, getattr(m, "code", None))
+        for m in messages
+        if getattr(m, "zone", None) == "seat2"
+    ]
+    assert seat2[:3] == [("Fault", "pile"), ("Recover", None), ("TagRead", None)]
+    assert set(seat2[3:]) <= {("TagRead", None)}  # the repeats of the card left lying
     assert not any(c[0] == "TagGone" and c[1] == "trump" for c in cards)
     assert sum(isinstance(m, host.Heartbeat) for m in messages) == 3
 

@@ -256,3 +256,45 @@ def test_fault_codes_are_protocol_tokens() -> None:
         code = "has space"
 
     assert fault_code(Weird()) == "error"
+
+
+class Pile(Exception):
+    code = "pile"
+
+
+def test_a_pile_is_reported_as_such_and_the_lying_tag_is_kept() -> None:
+    hub = Hub(zones=("seat0", "seat1"), retry_ms=300, repeat_ms=10_000)
+    reader = hub.readers["seat1"]
+    reader.uid = b"\x04\xa1\xb2\xc3"
+    hub.run_for(100)
+    reader.broken = Pile("two or more cards on the reader: none can be read")  # a card on top
+    hub.run_for(1000)
+    reader.broken = None  # the top card is lifted: the first one is read again
+    hub.run_for(200)
+    kinds = [
+        type(m).__name__
+        for _, m in hub.messages()
+        if not isinstance(m, host.Heartbeat | host.Hello)
+    ]
+    assert kinds == ["TagRead", "Fault", "Recover"]  # no GONE for the card under the pile
+    ((_, fault),) = hub.messages(host.Fault)
+    assert (fault.zone, fault.code) == ("seat1", "pile")
+    # a pile is not a broken reader: it is not set up again, and read every round
+    assert [what for _, what, z in hub.log if z == "seat1"].count("init") == 1
+
+
+def test_fault_lines_are_rate_limited_per_reader() -> None:
+    hub = Hub(zones=("seat0", "deal"), retry_ms=100, fault_ms=5000)
+    reader = hub.readers["deal"]
+    for _ in range(10):  # a loose wire: the reader comes and goes, in under fault_ms in all
+        reader.broken = ReaderDown("no answer")
+        hub.run_for(150)
+        reader.broken = None
+        hub.run_for(300)
+    assert [(m.zone, m.detail) for _, m in hub.messages(host.Fault)] == [("deal", "no answer")]
+    assert len(hub.messages(host.Recover)) == 1
+    hub.run_for(5000)
+    reader.broken = ReaderDown("no answer")  # later than fault_ms: said again, with the count
+    hub.run_for(200)
+    details = [m.detail for _, m in hub.messages(host.Fault)]
+    assert details == ["no answer", "(9 more not sent) no answer"]

@@ -29,14 +29,32 @@ class Chip:
     def end(self) -> None: ...
 
 
+class Ticks:
+    """A clock in microseconds that the bus moves on: each SPI byte takes 2 µs (4 MHz)."""
+
+    def __init__(self) -> None:
+        self.us = 0
+
+    def ticks_ms(self) -> int:
+        return self.us // 1000
+
+    def ticks_diff(self, a: int, b: int) -> int:
+        return a - b
+
+    def sleep_ms(self, ms: int) -> None:
+        self.us += ms * 1000
+
+
 class Bus:
     """An SPI bus in both dialects: MicroPython ``machine.SPI`` and CircuitPython busio."""
 
-    def __init__(self) -> None:
+    def __init__(self, ticks: Ticks | None = None) -> None:
         self.selected: Chip | None = None
+        self.ticks = ticks or Ticks()
 
     def _xfer(self, out: bytes) -> bytes:
         assert self.selected is not None, "SPI traffic with no chip selected"
+        self.ticks.us += 2 * len(out)
         return bytes(self.selected.exchange(b) for b in out)
 
     # machine.SPI
@@ -109,8 +127,9 @@ def rev(b: int) -> int:
 class FakePN532(Chip):
     """PN532 SPI as in its user manual: op byte first, LSB first, ACK then answer."""
 
-    def __init__(self, uid: bytes | None = None) -> None:
+    def __init__(self, uid: bytes | None = None, more: tuple[bytes, ...] = ()) -> None:
         self.uid = uid
+        self.more = more  # other cards in the field, after ``uid``
         self.alive = True
         self.field = False
         self.max_retries = 0xFF  # MxRtyPassiveActivation: 0xFF waits for a card for ever
@@ -169,10 +188,13 @@ class FakePN532(Chip):
             if self.uid is None and self.max_retries == 0xFF:
                 self.out = [pn532.ACK]  # keeps looking: no answer until a card comes
                 return
-            if self.uid is None:
-                data = b"\x00"
-            else:
-                data = bytes([1, 1, 0x00, 0x44, 0x00, len(self.uid)]) + self.uid
+            max_targets = params[0]
+            assert 1 <= max_targets <= 2 and params[1] == 0x00  # ISO 14443-A, 106 kbit/s
+            uids = ([self.uid] if self.uid else []) + list(self.more)
+            uids = uids[:max_targets]
+            data = bytes([len(uids)])
+            for number, uid in enumerate(uids, 1):
+                data += bytes([number, 0x00, 0x44, 0x00, len(uid)]) + uid
         else:
             raise AssertionError(f"unexpected PN532 command {cmd:#x}")
         answer = bytes([0xD5, cmd + 1]) + data
@@ -228,6 +250,18 @@ def test_pn532_reads_a_uid_with_the_field_only_on_its_turn() -> None:
     assert reader.read_uid() is None
 
 
+def test_pn532_two_cards_are_a_pile_not_the_one_the_chip_picked() -> None:
+    reader, chip = make_pn532(bytes.fromhex("04A1B2C3D4E5F6"))
+    reader.init()
+    reader.activate()
+    chip.more = (bytes.fromhex("CAFEBABE"),)
+    with pytest.raises(pn532.PN532Error) as caught:
+        reader.read_uid()
+    assert caught.value.code == "pile"
+    chip.more = ()
+    assert reader.read_uid() == bytes.fromhex("04A1B2C3D4E5F6")
+
+
 def test_a_silent_pn532_is_a_noresp_fault() -> None:
     reader, chip = make_pn532(None)
     chip.alive = False
@@ -281,13 +315,28 @@ class Card:
 
 
 class FakeMFRC522(Chip):
-    """The registers the driver uses, with the FIFO and the transceive command."""
+    """The registers the driver uses, with the FIFO and the transceive command.
 
-    def __init__(self, card: Card | None = None, version: int = 0x92) -> None:
+    With ``ticks``, a frame no card answers raises TimerIRq only when the chip's 15 ms
+    card timer has run out on that clock, as on the real chip; without, at once.
+    ``cards``: more than one card in the field, which collide on ANTICOLLISION.
+    """
+
+    def __init__(
+        self,
+        card: Card | None = None,
+        version: int = 0x92,
+        ticks: Ticks | None = None,
+        cards: tuple[Card, ...] = (),
+    ) -> None:
         self.regs = [0] * 64
         self.regs[rc522.VERSION] = version
         self.fifo: list[int] = []
         self.card = card
+        self.cards = cards
+        self.ticks = ticks
+        self.timer_due: int | None = None
+        self.irq_polls = 0
         self.hung = False
         self.transceives = 0
         self.field_on_at_transceive: list[bool] = []
@@ -307,6 +356,11 @@ class FakeMFRC522(Chip):
         return 0
 
     def _read(self, reg: int) -> int:
+        if reg == rc522.COM_IRQ:
+            self.irq_polls += 1
+            if self.ticks and self.timer_due is not None and self.ticks.us >= self.timer_due:
+                self.regs[reg] |= 0x01
+                self.timer_due = None
         if reg == rc522.FIFO_DATA:
             return self.fifo.pop(0) if self.fifo else 0
         if reg == rc522.FIFO_LEVEL:
@@ -342,8 +396,18 @@ class FakeMFRC522(Chip):
         frame, self.fifo = bytes(self.fifo), []
         field = self.regs[rc522.TX_CONTROL] & 0x03 == 0x03
         self.field_on_at_transceive.append(field)
+        self.regs[rc522.ERROR] = 0  # cleared when a command starts
+        if field and len(self.cards) > 1:
+            answers = {c.respond(frame, last_bits) for c in self.cards}
+            if len(answers) > 1:  # different bits on air at once
+                self.regs[rc522.ERROR] |= 0x08
+            self.fifo = list(sorted(a for a in answers if a)[0])
+            self.regs[rc522.COM_IRQ] |= 0x30
+            return
         answer = self.card.respond(frame, last_bits) if self.card and field else None
-        if answer is None:
+        if answer is None and self.ticks is not None:
+            self.timer_due = self.ticks.us + 15_000  # the card timer starts
+        elif answer is None:
             self.regs[rc522.COM_IRQ] |= 0x01  # the timer ran out
         else:
             self.fifo = list(answer)
@@ -353,7 +417,8 @@ class FakeMFRC522(Chip):
 def make_rc522(card: Card | None, **chip: object) -> tuple[rc522.RC522, FakeMFRC522]:
     bus = Bus()
     fake = FakeMFRC522(card, **chip)  # type: ignore[arg-type]
-    return rc522.RC522(bus, Pin(bus, fake), "seat0"), fake
+    ticks = bus.ticks
+    return rc522.RC522(bus, Pin(bus, fake), "seat0", ticks.ticks_ms, ticks.ticks_diff), fake
 
 
 @pytest.mark.parametrize("uid", ["DEADBEEF", "04A1B2C3D4E5F6", "0102030405060708090A"])
@@ -386,6 +451,27 @@ def test_rc522_missing_or_hung_chip_raises_with_a_code() -> None:
     with pytest.raises(rc522.RC522Error) as caught:
         reader.read_uid()
     assert caught.value.code == "timeout"
+
+
+def test_rc522_waits_for_the_card_timer_by_the_clock_not_a_poll_count() -> None:
+    """An empty read polls until the chip's 15 ms timer ends, however many polls that is."""
+    bus = Bus()
+    fake = FakeMFRC522(None, ticks=bus.ticks)
+    reader = rc522.RC522(bus, Pin(bus, fake), "seat0", bus.ticks.ticks_ms, bus.ticks.ticks_diff)
+    reader.init()
+    reader.activate()
+    assert reader.read_uid() is None  # no card: not a "timeout" fault
+    assert fake.irq_polls > 400  # the old fixed count would have given up here
+
+
+def test_rc522_two_cards_in_the_field_are_a_pile_not_nothing() -> None:
+    cards = (Card(bytes.fromhex("04A1B2C3D4E5F6")), Card(b"\xca\xfe\xba\xbe"))
+    reader, _ = make_rc522(None, cards=cards)
+    reader.init()
+    reader.activate()
+    with pytest.raises(rc522.RC522Error) as caught:
+        reader.read_uid()
+    assert caught.value.code == "pile"
 
 
 # --- the whole hub: config -> board -> poller -> lines ---------------------------------
@@ -435,7 +521,7 @@ def test_board_builds_a_hub_that_reads_through_to_the_host() -> None:
     machine = StandInMachine(chips)
     cfg = SimpleNamespace(**{k: getattr(config, k) for k in dir(config) if k.isupper()})
     cfg.READER = "rc522"
-    readers = board.make_readers(machine, cfg, {"rc522": rc522.RC522}, lambda ms: None)
+    readers = board.make_readers(machine, cfg, {"rc522": rc522.RC522}, machine.bus.ticks)
     assert [r.zone for r in readers] == [z for z, _ in config.CHIP_SELECTS]
     assert machine.spi_args["baudrate"] == config.BAUDRATE["rc522"]
     assert machine.driven_high == [config.RESET]

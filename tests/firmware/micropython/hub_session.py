@@ -35,6 +35,8 @@ TABLE = [
     (200, "seat1", mfrc522_sim.Card(SEAT1_CARD)),
     (300, "trump", mfrc522_sim.Card(TRUMP_CARD)),
     (1400, "seat1", None),
+    (1500, "seat2", [mfrc522_sim.Card(SEAT1_CARD), mfrc522_sim.Card(TRUMP_CARD)]),  # a pile
+    (2200, "seat2", mfrc522_sim.Card(SEAT1_CARD)),
 ]
 
 

@@ -13,6 +13,7 @@ FIFO_LEVEL = 0x0A
 BIT_FRAMING = 0x0D
 TX_CONTROL = 0x14
 VERSION = 0x37
+ERROR = 0x06
 CMD_TRANSCEIVE = 0x0C
 CMD_SOFT_RESET = 0x0F
 
@@ -54,7 +55,11 @@ class Card:
 
 
 class MFRC522:
-    """One chip; ``card`` is the Card in its field or None; version 0 is a dead chip."""
+    """One chip; ``card`` is the Card in its field, a list of them (a pile) or None.
+
+    Version 0 is a dead chip. Cards of a pile whose answers differ collide: the chip
+    sets CollErr in ErrorReg, as the real one does.
+    """
 
     def __init__(self, version=0x92):
         self.regs = [0] * 64
@@ -111,6 +116,14 @@ class MFRC522:
         frame = bytes(self.fifo)
         self.fifo = []
         field = self.regs[TX_CONTROL] & 0x03 == 0x03
+        self.regs[ERROR] = 0
+        if field and isinstance(self.card, list):
+            answers = [c.respond(frame, last_bits) for c in self.card]
+            if answers[0] != answers[1]:
+                self.regs[ERROR] |= 0x08  # CollErr
+            self.fifo = list(answers[0] or b"")
+            self.regs[COM_IRQ] |= 0x30
+            return
         answer = self.card.respond(frame, last_bits) if self.card and field else None
         if answer is None:
             self.regs[COM_IRQ] |= 0x01  # the timer ran out
