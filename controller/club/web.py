@@ -22,7 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from controller.club.scoreboard import Scoreboard
 from controller.club.standings import players, standings
 from controller.club.tournament import Director
-from controller.web.admin_routes import Gate, _body, set_session
+from controller.web.admin_routes import Gate, _body, session_router
 from controller.web.app import CSP
 from controller.web.body_limit import BodyLimit
 from controller.web.pin import valid_pin
@@ -132,29 +132,7 @@ def create_club_app(board: Scoreboard, *, admin_pin: str, club_name: str = "Cour
             "Content-Disposition": 'attachment; filename="courtpiece-players.csv"'})
 
     # ------------------------------------------------------------ the director
-    @app.get("/admin/api/session")
-    def session(request: Request) -> JSONResponse:
-        sid = gate.sid(request)
-        cookie = None
-        if sid is None:
-            sid, cookie = gate.sessions.new_cookie()
-        resp = JSONResponse({"admin": gate.sessions.is_admin(sid), "csrf": gate.sessions.csrf_token(sid)},
-                            headers={"Cache-Control": "no-store"})
-        if cookie:
-            set_session(resp, cookie)
-        return resp
-
-    @app.post("/admin/api/login")
-    async def login(request: Request) -> JSONResponse:
-        body = await _body(request)
-        old = gate.check_post(request, body.get("csrf"))
-        await gate.check_pin(request, body.get("pin"))  # per-address delays, as on a table
-        gate.sessions.revoke(old)
-        sid, cookie = gate.sessions.new_cookie()
-        gate.sessions.grant_admin(sid)
-        resp = JSONResponse({"admin": True, "csrf": gate.sessions.csrf_token(sid)})
-        set_session(resp, cookie)
-        return resp
+    app.include_router(session_router(gate))  # the table's own PIN sign-in, delays and all
 
     async def admin_body(request: Request) -> dict[str, Any]:
         body = await _body(request)

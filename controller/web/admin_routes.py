@@ -108,12 +108,10 @@ async def _body(request: Request) -> dict[str, Any]:
     return {}
 
 
-def admin_router(referee: Referee, gate: Gate, table_log: Callable[[], str] | None) -> APIRouter:
+def session_router(gate: Gate) -> APIRouter:
+    """Signing in and out with the admin PIN: the same on a table and on the club's
+    scoreboard (per-address PIN delays, CSRF, a new session id once admin)."""
     r = APIRouter()
-
-    @r.get("/admin", include_in_schema=False)
-    def admin_page() -> FileResponse:
-        return page("admin.html")
 
     @r.get("/admin/api/session")
     def session(request: Request) -> JSONResponse:
@@ -145,6 +143,17 @@ def admin_router(referee: Referee, gate: Gate, table_log: Callable[[], str] | No
         sid = gate.check_post(request, body.get("csrf"))
         gate.sessions.revoke(sid)
         return JSONResponse({"admin": False})
+
+    return r
+
+
+def admin_router(referee: Referee, gate: Gate, table_log: Callable[[], str] | None) -> APIRouter:
+    r = APIRouter()
+    r.include_router(session_router(gate))
+
+    @r.get("/admin", include_in_schema=False)
+    def admin_page() -> FileResponse:
+        return page("admin.html")
 
     @r.post("/admin/api/command")
     async def command(request: Request) -> JSONResponse:
