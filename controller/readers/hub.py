@@ -33,6 +33,7 @@ With the simulator, ``port`` is ``VirtualHub().port`` (see ``virtual_hub``).
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import queue
 import threading
@@ -61,6 +62,24 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 EventSink = Callable[[HubEvent], None]
+
+#: errnos that only say the device is not there (yet): a replug under way.
+_ABSENT = frozenset({errno.ENOENT, errno.ENODEV, errno.ENXIO})
+
+
+def open_failure_kind(err: BaseException) -> str:
+    """What kind of open failure: ``absent``, else the errno's name, else the message.
+
+    An outage is reported once per kind, so a hub that is merely unplugged is one
+    fault, but a hub that comes back and cannot be opened (permission denied, out of
+    file handles, held by another program) is reported too, not lost in the outage.
+    """
+    code = getattr(err, "errno", None)
+    if code in _ABSENT:
+        return "absent"
+    if isinstance(code, int) and code in errno.errorcode:
+        return errno.errorcode[code]
+    return str(err)
 SerialFactory = Callable[..., Any]
 
 
@@ -207,22 +226,23 @@ class HubDriver:
 
     def _run(self) -> None:
         delay = self.config.reconnect_initial
-        reported_outage = False
+        reported: set[str] = set()  # kinds of open failure reported in this outage
         while not self._stop.is_set():
             try:
                 port, pending = self._open_hub()
             except (serial.SerialException, OSError, ValueError) as err:
+                kind = open_failure_kind(err)
                 with self._lock:
                     events = self._tracker.on_open_failed(
-                        self._wall(), str(err), report=not reported_outage
+                        self._wall(), str(err), report=kind not in reported
                     )
-                reported_outage = True
+                reported.add(kind)
                 self._deliver(events)
                 self._stop.wait(delay)
                 delay = min(delay * 2, self.config.reconnect_max)
                 continue
             delay = self.config.reconnect_initial
-            reported_outage = False
+            reported.clear()
             self._port = port
             with self._lock:
                 self._tracker.on_connected(self._clock())
@@ -236,7 +256,7 @@ class HubDriver:
                 with self._lock:
                     events = self._tracker.on_disconnected(self._clock(), self._wall(), str(err))
                 self._deliver(events)
-                reported_outage = True  # the disconnect fault covers the first failed open
+                reported.add("absent")  # the disconnect fault covers the device being gone
             finally:
                 self._connected.clear()
                 self._port = None
