@@ -16,6 +16,7 @@ ETC_DIR=${COURTPIECE_ETC:-/etc/courtpiece}
 UNIT_DIR=${COURTPIECE_UNIT_DIR:-/etc/systemd/system}
 UDEV_DIR=${COURTPIECE_UDEV_DIR:-/etc/udev/rules.d}
 MODULES_DIR=${COURTPIECE_MODULES_DIR:-/etc/modules-load.d}
+BIN_DIR=${COURTPIECE_BIN_DIR:-/usr/local/bin}
 VENV=$PREFIX/venv
 CONFIG=$ETC_DIR/table.toml
 SERVICE_USER=courtpiece
@@ -153,6 +154,12 @@ install_program() {
 	run install -m 0644 "$SRC/hardware/README.md" "$PREFIX/docs/hardware.md"
 }
 
+install_admin_command() {
+	# `courtpiece` on the PATH for the organiser, running as the service's user.
+	say "command $BIN_DIR/courtpiece (runs as $SERVICE_USER)"
+	run install -m 0755 "$SRC/hardware/courtpiece-admin" "$BIN_DIR/courtpiece"
+}
+
 install_config() {
 	run install -d -m 0755 "$ETC_DIR"
 	if [ -e "$CONFIG" ]; then
@@ -251,6 +258,7 @@ main() {
 	enable_interfaces
 	create_groups_and_users
 	install_program
+	install_admin_command
 	install_config
 	install_hub_device
 	install_units

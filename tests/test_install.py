@@ -93,6 +93,17 @@ def test_plan_creates_user_venv_config_and_enables_the_referee(tmp_path: Path) -
     assert not any("kiosk" in " ".join(c) for c in cmds)
 
 
+def test_plan_puts_an_admin_courtpiece_on_the_path_that_runs_as_the_service_user(tmp_path: Path) -> None:
+    cmds = commands(plan(tmp_path / "etc"))
+    wrapper = REPO / "hardware" / "courtpiece-admin"
+    assert ["install", "-m", "0755", str(wrapper), "/usr/local/bin/courtpiece"] in cmds
+    text = wrapper.read_text(encoding="utf-8")
+    assert "sudo -u courtpiece" in text and str(referee_program()) in text
+    done = subprocess.run(["shellcheck", str(wrapper)], capture_output=True, text=True) \
+        if shutil.which("shellcheck") else None
+    assert done is None or done.returncode == 0, done.stdout
+
+
 def test_plan_installs_the_hub_udev_rule_and_cdc_acm_at_boot(tmp_path: Path) -> None:
     cmds = commands(plan(tmp_path / "etc"))
     rule = REPO / "hardware" / "99-courtpiece-hub.rules"
