@@ -32,8 +32,11 @@ from controller.readers.hub_protocol import HubLineError, decode_line
 
 log = logging.getLogger(__name__)
 
-#: Where a hub may turn up on a Pi: the udev rule's name, then every USB serial port.
-DEFAULT_SEARCH = ("/dev/courtpiece-hub", "/dev/serial/by-id/*", "/dev/ttyACM*")
+#: Where a hub may turn up on a Pi: the udev rule's name, then every USB CDC serial
+#: port (a Pico is always one). Not /dev/serial/by-id/*: that also lists USB-serial
+#: adapters (ttyUSB), which may be a PN532 or RDM6300 in use, and a probe reading one
+#: for 2.5 s would steal its answers.
+DEFAULT_SEARCH = ("/dev/courtpiece-hub", "/dev/ttyACM*")
 
 PortOpener = Callable[[str], Any]
 
