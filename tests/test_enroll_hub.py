@@ -108,3 +108,15 @@ def test_a_hub_the_service_holds_is_refused_saying_so(
         assert Enrolling(*args).finish() == 1
     err = capsys.readouterr().err
     assert "in use" in err and "systemctl stop courtpiece" in err
+
+
+def test_the_state_directory_comes_from_the_environment_as_under_the_admin_command(
+    tmp_path: Path, hub: VirtualHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """hardware/courtpiece-admin sets $STATE_DIRECTORY: `courtpiece enroll --deck X` works."""
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
+    run = Enrolling("--deck", "green", "--reader", "hub", "--port", hub.port)
+    assert hub.wait_host(WAIT)
+    tap_the_deck(hub)
+    assert run.finish() == 0
+    assert DeckStore(tmp_path).names() == ["green"]

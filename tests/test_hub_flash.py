@@ -160,3 +160,16 @@ def test_check_without_a_hub_says_so(tmp_path: Path, capsys: pytest.CaptureFixtu
     port = str(tmp_path / "ttyACM5")
     assert main(["hub", "check", "--port", port, "--hello-timeout", "0.2"]) == 1
     assert f"no HELLO from a hub at {port}" in capsys.readouterr().err
+
+
+def test_check_on_a_port_the_service_holds_says_so_at_once(
+    hub: VirtualHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with serial.Serial(hub.port, exclusive=True):
+        assert main(["hub", "check", "--port", hub.port]) == 1
+    assert "systemctl stop courtpiece" in capsys.readouterr().err
+
+
+def test_check_reports_the_hub(hub: VirtualHub, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hub", "check", "--port", hub.port, "--hello-timeout", str(WAIT)]) == 0
+    assert "firmware 1.0.0" in capsys.readouterr().out

@@ -8,6 +8,7 @@ a laptop), ``hub`` (any reader of the reader hub: a seat spot, the deal or trump
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -32,8 +33,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--deck", required=True, metavar="NAME", help="deck name (letters, digits, - and _)"
     )
+    state = os.environ.get("STATE_DIRECTORY")  # set by systemd and the admin `courtpiece`
     p.add_argument(
-        "--state-dir", required=True, metavar="DIR", help="the referee's state directory"
+        "--state-dir",
+        required=state is None,
+        default=state,
+        metavar="DIR",
+        help="the referee's state directory" + (f" (default: {state})" if state else ""),
     )
     p.add_argument("--reader", choices=("pn532", "rdm6300", "hub", "sim"), default="pn532")
     p.add_argument(

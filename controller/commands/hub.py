@@ -119,9 +119,19 @@ def run_flash(
 def run_check(
     args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None
 ) -> int:
-    return _check(
-        args.port or DEFAULT_PORT, args, out or sys.stdout, err or sys.stderr, what="hub check"
-    )
+    import os
+
+    from controller.readers.hub_flash import FlashError, check_port_free
+
+    out, err = out or sys.stdout, err or sys.stderr
+    port = args.port or DEFAULT_PORT
+    if os.path.exists(port):
+        try:
+            check_port_free(port)  # held by the service: say so now, not after the wait
+        except FlashError as exc:
+            print(f"hub check: {exc}", file=err)
+            return 1
+    return _check(port, args, out, err, what="hub check")
 
 
 def _check(port: str, args: argparse.Namespace, out: TextIO, err: TextIO, *, what: str) -> int:
