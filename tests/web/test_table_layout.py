@@ -72,9 +72,9 @@ def browser():
         b.close()
 
 
-def _pages(browser, url: str, referee: Referee, lang: str = "en") -> list:
+def _pages(browser, url: str, referee: Referee, lang: str = "en", sizes: list[tuple[int, int]] = SIZES) -> list:
     pages = []
-    for w, h in SIZES:
+    for w, h in sizes:
         page = browser.new_page(viewport={"width": w, "height": h})
         page.errors = []
         page.on("pageerror", lambda e, page=page: page.errors.append(str(e)))
@@ -167,10 +167,11 @@ def test_every_key_element_fits_and_none_overlap(browser, phase):
 @pytest.mark.parametrize("lang", ["ur", "hi"])
 def test_other_languages_fit_and_keep_the_seat_order(browser, lang):
     """Right-to-left Urdu mirrors the words, never the felt: counter-clockwise play keeps
-    the seat after seat 0 on its right."""
+    the seat after seat 0 on its right. (The widest and the narrowest screen: the words
+    are what changes, and they are longest there.)"""
     referee = referee_in("revoke")
     with LiveServer(create_app(referee, admin_pin="424242")) as server:
-        pages = _pages(browser, server.url, referee, lang)
+        pages = _pages(browser, server.url, referee, lang, [SIZES[0], SIZES[-1]])  # the TV and the phone
         for page in pages:
             expect(page.locator("html")).to_have_attribute("lang", lang)
             one = page.locator('.felt [data-seat="1"]').bounding_box()
