@@ -173,7 +173,10 @@ export function handResult(state, h) {
 }
 
 // Cards still coming over the deal spot (dealt mode), before or after the trump call.
-function dealing(v) { return typeof v.cards_dealt === "number" && v.cards_dealt < 52 && v.phase !== "over"; }
+// (Not while the auction runs: the rest of the deck waits for the bids.)
+function dealing(v) {
+  return typeof v.cards_dealt === "number" && v.cards_dealt < 52 && v.phase !== "over" && !(v.auction && !v.auction.done);
+}
 
 function messages(store, ui) {
   const state = store.state;
@@ -251,7 +254,13 @@ export function renderTable(root, store, ui) {
   $(root, "trump-badge").forEach((b) => { b.replaceChildren(...trumpBadge(v)); b.dataset.state = v.trump ? "shown" : (v.trump_hidden ? "hidden" : "none"); });
   $(root, "trick-no").forEach((e) => { if (v.phase !== "play") e.textContent = ""; });
   $(root, "pile").forEach((e) => { e.textContent = v.pile ? t("pile.short", { n: v.pile }) : ""; });
-  if (dealing(v)) $(root, "phase").forEach((e) => { e.textContent = t("phase.deal"); });
+  // the phase as the table lives it: bidding while the auction runs, dealing while
+  // cards still come after the call (the engine calls both "call")
+  const phase = v.auction && !v.auction.done ? t("auction") : (dealing(v) && (v.trump || v.trump_hidden || v.phase === "deal") ? t("phase.deal") : null);
+  if (phase) $(root, "phase").forEach((e) => { e.textContent = phase; });
+  if (v.auction && !v.auction.done && v.auction.turn !== null) {
+    $(root, "turn").forEach((e) => { e.textContent = t("auction.turn", { name: seatName(store.state, v.auction.turn) }); });
+  }
   $(root, "played").forEach((e) => { e.textContent = v.match_end.kind === "hands" && v.match_end.target ? t("played.of", { n: (v.history || []).length, target: v.match_end.target }) : String((v.history || []).length); });
   $(root, "streakbox").forEach((e) => { e.hidden = !v.streak.target; });
   renderStrip(root, store);
