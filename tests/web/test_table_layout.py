@@ -115,6 +115,9 @@ def _phase_facts(page, phase: str, referee: Referee) -> None:
         expect(page.locator(f'.felt [data-seat="{v["turn"]}"]')).to_have_class(lambda_cls("turn"))
         expect(page.locator(f'.trumpbadge [data-trump="{v["trump"]}"]')).to_be_visible()
     elif phase == "revoke":
+        # no hand-streak rule in this match: no "Hands in a row: no hand streak" line
+        assert v["streak"]["target"] == 0
+        expect(page.locator('[data-role="streakbox"]')).to_be_hidden()
         flag = v["pending_revoke"]
         banner = page.locator("#revoke")
         expect(banner).to_contain_text(seats[flag["seat"]])
@@ -134,6 +137,14 @@ def _phase_facts(page, phase: str, referee: Referee) -> None:
     elif phase == "hand-over":
         last = v["last_hand"]
         expect(messages.locator('[data-msg="handover"]')).to_contain_text(f"{last['tricks'][0]}–{last['tricks'][1]}")
+        # band rung's net score: a side shown at 0 after scoring 52 says what it scored
+        assert v["score"] == [0, 0] and any(s["points"] == 52 for h in v["history"] for s in h["scored"])
+        for team in (0, 1):
+            expect(page.locator(f'[data-role="scorenote-{team}"]')).to_contain_text("scored 52")
+        # a 13-0 hand is "all thirteen tricks", never "seven tricks"
+        said = page.evaluate("""() => import('/static/js/render.js').then((m) => [
+          m.handReason({ tricks: [13, 0], reason: 'seven tricks' }), m.handReason({ tricks: [7, 2], reason: 'seven tricks' })])""")
+        assert said == ["all thirteen tricks", "seven tricks"]
     elif phase == "match-over":
         expect(page.locator(".summary")).to_be_visible()
         expect(page.locator(".felt")).to_be_hidden()
