@@ -37,6 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import signal
     import sys
     import tempfile
     import threading
@@ -99,6 +100,9 @@ def run(args: argparse.Namespace) -> int:
     sim = SimulatedTable(service.referee, hub, deck, settings, say=(lambda t: None) if args.quiet else print)
     stop = threading.Event()
     start_move_timer(service, stop)
+    # SIGTERM (a terminal closing, `timeout`, a service manager) ends the run like Ctrl-C,
+    # so the temporary journal folder is removed either way.
+    signal.signal(signal.SIGTERM, _interrupt)
     print(f"simulated table: {args.preset} ({args.knowledge} mode); journal in {state}", flush=True)
     try:
         if web is not None:
@@ -123,6 +127,10 @@ def run(args: argparse.Namespace) -> int:
         if scratch is not None:  # a run without --state-dir leaves nothing behind
             scratch.cleanup()
     return 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def port_in_use(host: str, port: int) -> str | None:

@@ -4,11 +4,13 @@ its port is taken, and leaves no temporary folders behind; pages answer HEAD."""
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from controller.cli import build_parser
@@ -57,3 +59,27 @@ def test_pages_answer_head_like_get(tmp_path: Path) -> None:
             assert head.status_code == got.status_code == 200
             assert head.headers["content-type"] == got.headers["content-type"]
             assert head.content == b""
+
+
+@pytest.mark.parametrize("web", [False, True], ids=["terminal", "dashboard"])
+def test_a_run_stopped_by_sigterm_leaves_no_folder_behind(tmp_path: Path, web: bool) -> None:
+    """A terminal closing or `timeout` sends SIGTERM, not Ctrl-C: the run still cleans up."""
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    extra = ["--port", str(port)] if web else ["--no-web"]
+    proc = subprocess.Popen(CLI + ["simulate", "--speed", "1", "--seed", "5", *extra],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:  # bounded by the process: it prints this line at start
+            if line.startswith("simulated table:"):
+                break
+        assert any(tmp_path.iterdir())  # the journal folder exists while it runs
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert list(tmp_path.iterdir()) == []
