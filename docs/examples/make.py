@@ -238,7 +238,20 @@ def write_all() -> None:
         manifest.append({"name": s.name, "preset": s.preset, "knowledge": s.knowledge,
                          "shows": s.shows, "expect": s.expect})
     (HERE / "examples.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    write_readme_table(manifest)
     print(f"wrote {len(manifest)} examples")
+
+
+def write_readme_table(manifest: list[dict[str, Any]]) -> None:
+    """The README's table of examples, from the manifest (so the two never drift)."""
+    readme = HERE / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    head = "| log | preset | knowledge | what it shows |\n|---|---|---|---|\n"
+    start = text.index(head)
+    end = text.index("\n\n", start)
+    rows = "\n".join(f"| [`{e['name']}`]({e['name']}.log.jsonl) | `{e['preset']}` | {e['knowledge']} | {e['shows']} |"
+                     for e in manifest)
+    readme.write_text(text[:start] + head + rows + text[end:], encoding="utf-8")
 
 
 if __name__ == "__main__":

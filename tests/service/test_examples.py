@@ -39,6 +39,12 @@ def test_example_log_replays_to_its_golden_events(example: dict, capsys: pytest.
     assert "impossible" not in kinds and "command-refused" not in kinds
 
 
+def test_the_examples_readme_lists_each_example_as_it_is() -> None:
+    readme = (EXAMPLES / "README.md").read_text(encoding="utf-8")
+    for e in MANIFEST:
+        assert f"| [`{e['name']}`]({e['name']}.log.jsonl) | `{e['preset']}` | {e['knowledge']} | {e['shows']} |" in readme
+
+
 def test_table_log_doc_points_to_the_examples() -> None:
     doc = (EXAMPLES.parent / "table-log.md").read_text(encoding="utf-8")
     assert "examples/" in doc
