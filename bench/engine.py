@@ -18,10 +18,10 @@ import argparse
 import random
 import time
 
-from controller.bots import BotTable
 from controller.rules import PRESETS, Match, Phase, preset
 from controller.rules.events import HandWon
 from controller.rules.options import MatchEnd
+from controller.sim.bots import BotTable
 
 
 def record(name: str, hands: int, seed: int, knowledge: str = "dealt") -> tuple[object, list, int]:

@@ -39,15 +39,15 @@ def run(sizes: list[int], repeat: int, seed: int, match_hands: int) -> None:
     import time
     from pathlib import Path
 
-    from controller.acting import COMMAND, table_input
-    from controller.bots import BotTable
-    from controller.journal import Journal
+    from controller.readers.sightings import CardSeen
+    from controller.referee.actions import COMMAND, table_input
+    from controller.referee.journal import Journal
+    from controller.referee.referee import Referee
     from controller.rules import Phase
-    from controller.sightings import CardSeen
-    from controller.table import Referee
+    from controller.sim.bots import BotTable
 
     try:  # what the service opens at start-up: with its damage checks
-        from controller.journal_repair import open_journal as open_checked
+        from controller.referee.journal_repair import open_journal as open_checked
 
         def open_journal(path: Path) -> Journal:
             return open_checked(path)[0]

@@ -19,17 +19,17 @@ import time
 import tty
 from pathlib import Path
 
-from controller.acting import table_input as input_for
-from controller.bots import BotTable
 from controller.config import Config
-from controller.deckmap import DeckMap
+from controller.decks.deckmap import DeckMap
 from controller.readers.hub import HubConfig, HubDriver
 from controller.readers.hub_protocol import Heartbeat, Hello, TagGone, TagRead, encode
+from controller.referee.actions import table_input as input_for
+from controller.referee.referee import COMMAND
+from controller.referee.service import TableService
 from controller.rules import Phase
 from controller.rules import inputs as I
-from controller.service import TableService
-from controller.simulator import simulated_deck
-from controller.table import COMMAND
+from controller.sim.bots import BotTable
+from controller.sim.simulator import simulated_deck
 
 
 class Line:

@@ -239,7 +239,7 @@ def make_snapshot(workdir: Path, ref: str | None) -> str:
     The files come from the commit `ref` (`git archive`), so a half-made edit in the shared
     working tree never gets in; with `ref=None` they are copied from the working tree.
     The whole `controller` package is copied (the property tests drive bots from
-    `controller.bots`), but only `controller/rules/` is mutated. Returns what was copied."""
+    `controller.sim.bots`), but only `controller/rules/` is mutated. Returns what was copied."""
     if workdir.exists():
         shutil.rmtree(workdir)
     workdir.mkdir(parents=True)

@@ -12,12 +12,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from controller.acting import COMMAND, table_input
-from controller.bots import BotTable
-from controller.journal import Journal
+from controller.readers.sightings import CardSeen
+from controller.referee.actions import COMMAND, table_input
+from controller.referee.journal import Journal
+from controller.referee.referee import Referee
 from controller.rules import Phase
-from controller.sightings import CardSeen
-from controller.table import Referee
+from controller.sim.bots import BotTable
 
 
 def build(path: Path, hands: int) -> int:

@@ -26,12 +26,12 @@ import argparse
 import random
 from dataclasses import dataclass, field
 
-from controller.bots import BotTable
 from controller.rules import PRESETS, Match, Phase, preset
 from controller.rules import inputs as I
 from controller.rules.events import CardTakenBack, HandStarted, RevokeFlagged
 from controller.rules.names import FACE_DOWN_NOT_VOID, FOLLOW_SUIT
 from controller.rules.options import MatchEnd
+from controller.sim.bots import BotTable
 
 NOT_FOLLOWING = (FOLLOW_SUIT, FACE_DOWN_NOT_VOID)
 

@@ -27,7 +27,7 @@ import time
 
 import uvicorn
 
-from controller.table import Referee
+from controller.referee.referee import Referee
 from controller.web.app import create_app
 
 #: The hub writes events as compact JSON with keys in the referee's order: seq, at, event.
@@ -42,11 +42,11 @@ def simulated_table(stop: threading.Event, pace: float) -> Referee:
     from pathlib import Path
 
     from controller.config import Config
-    from controller.deckmap import DeckMap
+    from controller.decks.deckmap import DeckMap
     from controller.readers.virtual_hub import VirtualHub
+    from controller.referee.service import TableService
     from controller.runtime import start_hub
-    from controller.service import TableService
-    from controller.simulator import SimSettings, SimulatedTable, simulated_deck
+    from controller.sim.simulator import SimSettings, SimulatedTable, simulated_deck
 
     state = Path(tempfile.mkdtemp(prefix="web-bench-"))
     cfg = Config()

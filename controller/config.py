@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from controller.sightings import ALL_ZONES
+from controller.readers.sightings import ALL_ZONES
 
 
 class ConfigError(ValueError):
@@ -274,7 +274,7 @@ def _check(cfg: Config, p: Path, text: str) -> None:
         preset(m.preset, *m.variants, **m.options)
     except OptionError as err:
         raise ConfigError(f"{p}: {_where(text, 'match', 'options')}: {err}") from None
-    from controller.gpio import GpioPins
+    from controller.signals.gpio import GpioPins
 
     try:
         GpioPins.from_mapping(cfg.gpio.pins())

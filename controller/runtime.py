@@ -7,10 +7,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from controller.journal import export_log
 from controller.readers.hub import HubConfig, HubDriver
 from controller.readers.hub_finder import DEFAULT_SEARCH
-from controller.service import TableService
+from controller.referee.journal import export_log
+from controller.referee.service import TableService
 
 log = logging.getLogger(__name__)
 
@@ -100,8 +100,8 @@ def serve_web(app: Any, host: str, port: int, stop: threading.Event, limits: Any
 
 
 def start_gpio(service: TableService) -> Any:
-    from controller.gpio import GpioPins, TableSignals
-    from controller.gpio_bridge import connect_signals
+    from controller.signals.gpio import GpioPins, TableSignals
+    from controller.signals.gpio_bridge import connect_signals
 
     signals = TableSignals(GpioPins.from_mapping(service.config.gpio.pins()))
     connect_signals(service.referee, signals)
@@ -125,7 +125,7 @@ def start_voice(service: TableService, speak: Any = None) -> Any:
 
 def start_oled(service: TableService, device: Any = None) -> Any:
     """The small screen follows the public view after every public table event."""
-    from controller.oled import OledScreen, OledSummary, open_device
+    from controller.signals.oled import OledScreen, OledSummary, open_device
 
     o = service.config.oled
     screen = OledScreen(device or open_device(o.kind, port=o.port, address=o.address))
@@ -172,6 +172,6 @@ def start_camera(service: TableService) -> Any:
 
 def start_move_timer(service: TableService, stop: threading.Event) -> None:
     """Watch the turn clock for presets with a move timer (it idles otherwise)."""
-    from controller.move_timer import MoveTimer
+    from controller.referee.move_timer import MoveTimer
 
     threading.Thread(target=MoveTimer(service.referee).run, args=(stop,), daemon=True, name="move-timer").start()

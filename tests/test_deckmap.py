@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.deckmap import (
+from controller.decks.deckmap import (
     DECK_ORDER,
     Deck,
     DeckError,
@@ -19,7 +19,7 @@ from controller.deckmap import (
     LookupKind,
     normalize_tag,
 )
-from controller.sightings import CardSeen, TagSeen
+from controller.readers.sightings import CardSeen, TagSeen
 
 
 def make_deck(name: str, seed: int) -> Deck:

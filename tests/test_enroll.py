@@ -7,8 +7,15 @@ import threading
 import pytest
 
 from controller.cli import main
-from controller.deckmap import DECK_ORDER, DeckError, DeckFileError, DeckMap, DeckStore, LookupKind
-from controller.enroll import (
+from controller.decks.deckmap import (
+    DECK_ORDER,
+    DeckError,
+    DeckFileError,
+    DeckMap,
+    DeckStore,
+    LookupKind,
+)
+from controller.decks.enroll import (
     Enrollment,
     EnrollmentIncomplete,
     Outcome,
@@ -19,7 +26,7 @@ from controller.enroll import (
 )
 from controller.readers.pn532 import Pn532Reader
 from controller.readers.pn532_sim import SimulatedPn532
-from controller.sightings import TagSeen
+from controller.readers.sightings import TagSeen
 
 
 def tag_ids(seed: int, n: int = 52) -> list[str]:

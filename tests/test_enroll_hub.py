@@ -15,7 +15,7 @@ import serial
 
 from controller.cli import main
 from controller.commands import enroll as enroll_command
-from controller.deckmap import DECK_ORDER, DeckStore
+from controller.decks.deckmap import DECK_ORDER, DeckStore
 from controller.readers import hub_finder
 from controller.readers.virtual_hub import VirtualHub
 

@@ -15,8 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from controller.journal import Journal, import_log
-from controller.table import Referee
+from controller.referee.journal import Journal, import_log
+from controller.referee.referee import Referee
 
 from .service.tablekit import new_match_args, play_out
 from .test_journal_failures import private_mounts, run_in_namespace  # noqa: F401 (fixture)

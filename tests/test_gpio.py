@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from controller.gpio import GpioPins, SignalTiming, TableSignals
+from controller.signals.gpio import GpioPins, SignalTiming, TableSignals
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "gpio.md"
 HARDWARE = Path(__file__).resolve().parents[1] / "hardware" / "README.md"

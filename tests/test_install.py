@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.gpio import GpioPins
-from controller.oled import open_device
+from controller.signals.gpio import GpioPins
+from controller.signals.oled import open_device
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPT = REPO / "hardware" / "install.sh"

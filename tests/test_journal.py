@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.journal import (
+from controller.referee.journal import (
     LOG_VERSION,
     Entry,
     Journal,

@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 
 from controller.config import Config
-from controller.journal import Entry, Journal
-from controller.journal_repair import open_journal, repair
-from controller.salvage import damage
-from controller.service import TableService
-from controller.table import Referee
+from controller.referee.journal import Entry, Journal
+from controller.referee.journal_repair import open_journal, repair
+from controller.referee.referee import Referee
+from controller.referee.salvage import damage
+from controller.referee.service import TableService
 
 from .service.tablekit import new_match_args, play_out
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from controller.journal import Journal, JournalError
+from controller.referee.journal import Journal, JournalError
 
 REPO = Path(__file__).resolve().parents[1]
 NOBODY = 65534
@@ -185,7 +185,7 @@ def run_in_namespace(setup: str, code: str, directory: Path) -> dict[str, Any]:
 FILL_TMPFS = r"""
 import json, sqlite3, sys
 from pathlib import Path
-from controller.journal import Journal, JournalError
+from controller.referee.journal import Journal, JournalError
 
 d = Path(sys.argv[1])
 filler = d / "filler"
@@ -228,7 +228,7 @@ def test_really_full_file_system(private_mounts: None, tmp_path: Path) -> None:
 READ_ONLY_OPEN = r"""
 import json, sys
 from pathlib import Path
-from controller.journal import Journal, JournalError
+from controller.referee.journal import Journal, JournalError
 
 try:
     Journal.open(Path(sys.argv[1]) / "journal.sqlite3")

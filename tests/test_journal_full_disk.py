@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from controller.journal import Journal
-from controller.sightings import CardSeen
-from controller.table import Referee
+from controller.readers.sightings import CardSeen
+from controller.referee.journal import Journal
+from controller.referee.referee import Referee
 
 from .service.tablekit import new_match_args
 from .test_journal_failures import private_mounts, run_in_namespace  # noqa: F401 (fixture)
@@ -81,9 +81,9 @@ def test_inputs_arriving_while_full_are_recorded_once_there_is_room(tmp_path: Pa
 FULL_TMPFS = r"""
 import json, sys
 from pathlib import Path
-from controller.journal import Journal
-from controller.sightings import CardSeen
-from controller.table import Referee
+from controller.referee.journal import Journal
+from controller.readers.sightings import CardSeen
+from controller.referee.referee import Referee
 
 d = Path(sys.argv[1])
 filler = d / "filler"

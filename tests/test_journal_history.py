@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from controller.bots import BotTable
-from controller.journal import Journal
+from controller.referee.journal import Journal
+from controller.referee.referee import Referee
 from controller.rules import Phase
-from controller.table import Referee
+from controller.sim.bots import BotTable
 
 from .service.tablekit import feed, input_for, new_match_args
 

@@ -15,13 +15,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from controller.journal import Journal
+from controller.referee.journal import Journal
 
 REPO = Path(__file__).resolve().parents[1]
 
 CHILD = r"""
 import sys
-from controller.journal import Journal
+from controller.referee.journal import Journal
 
 path, round_no = sys.argv[1], int(sys.argv[2])
 journal = Journal.open(path, {"preset": "rung", "table": "kill-test"})

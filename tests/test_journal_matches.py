@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from controller.config import Config, ConfigError, load_config
-from controller.journal import Journal, import_log
-from controller.service import TableService
-from controller.table import Referee
+from controller.referee.journal import Journal, import_log
+from controller.referee.referee import Referee
+from controller.referee.service import TableService
 
 from .service.tablekit import new_match_args, play_out
 

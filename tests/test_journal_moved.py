@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal import Journal, JournalError, JournalMoved
-from controller.sightings import CardSeen
-from controller.table import Referee
+from controller.readers.sightings import CardSeen
+from controller.referee.journal import Journal, JournalError, JournalMoved
+from controller.referee.referee import Referee
 
 from .service.tablekit import new_match_args
 

@@ -32,11 +32,11 @@ def reaches(name: str, layers: tuple[str, ...]) -> bool:
 LAYERS = [
     # (what, files, layers it must not import)
     ("readers", sorted((CONTROLLER / "readers").glob("*.py")),
-     ("table", "rules", "web", "club", "signals", "journal", "journal_repair", "service", "notices")),
-    ("journal", [CONTROLLER / "journal.py", CONTROLLER / "journal_repair.py", CONTROLLER / "salvage.py"],
-     ("table", "rules", "web", "club", "signals", "readers", "service", "notices")),
-    ("signals", [*sorted((CONTROLLER / "signals").glob("*.py")), CONTROLLER / "gpio.py", CONTROLLER / "oled.py"],
-     ("web", "club", "readers", "journal", "journal_repair", "service")),
+     ("referee", "rules", "web", "club", "signals", "sim", "decks")),
+    ("journal", [CONTROLLER / "referee" / name for name in ("journal.py", "journal_repair.py", "salvage.py")],
+     ("referee.referee", "referee.service", "referee.notices", "rules", "web", "club", "signals", "readers")),
+    ("signals", sorted((CONTROLLER / "signals").glob("*.py")),
+     ("web", "club", "readers.hub", "readers.camera", "referee.journal", "referee.service", "sim")),
 ]
 
 
@@ -51,5 +51,5 @@ def test_a_layer_does_not_reach_back(what: str, files: list[Path], forbidden: tu
 
 def test_the_check_sees_an_import_inside_a_function(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
-    sample.write_text("def f():\n    from controller.table import Referee\n    return Referee\n", encoding="utf-8")
-    assert reaches("controller.table", ("table",)) and project_imports(sample) == {"controller.table"}
+    sample.write_text("def f():\n    from controller.referee.referee import Referee\n    return Referee\n", encoding="utf-8")
+    assert reaches("controller.referee.referee", ("referee",)) and project_imports(sample) == {"controller.referee.referee"}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.oled import (
+from controller.signals.oled import (
     ALERT_BOX,
     HEIGHT,
     STREAK_BOTTOM,
@@ -151,7 +151,7 @@ def test_unknown_panel_kind_is_refused() -> None:
 
 def test_importing_the_module_loads_neither_luma_nor_pillow() -> None:
     code = (
-        "import sys, controller.oled\n"
+        "import sys, controller.signals.oled\n"
         "loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('luma', 'PIL'))\n"
         "print(loaded)\n"
         "sys.exit(1 if loaded else 0)\n"

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller.club.topics import Batch
-from controller.table import Referee, TableEvent
+from controller.referee.referee import Referee, TableEvent
 from controller.web.redact import public_event
 
 MARK_FILE = "club-published.json"

@@ -35,7 +35,7 @@ from controller.club.topics import (
     parse_resend,
     topic,
 )
-from controller.table import Referee
+from controller.referee.referee import Referee
 
 log = logging.getLogger(__name__)
 

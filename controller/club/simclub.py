@@ -1,7 +1,7 @@
 """Simulated club tables: a journaled referee, four bots and a publisher per table.
 
 The bots feed the referee directly (a sighting per card, a command per call, exactly
-what :mod:`controller.acting` says a table produces) instead of through the virtual
+what :mod:`controller.referee.actions` says a table produces) instead of through the virtual
 reader hub, so tests and the bench can run many tables at full speed in one process.
 """
 
@@ -13,15 +13,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller.acting import SIGHTING, table_input
-from controller.bots import BotTable
 from controller.club.link import BrokerLink
 from controller.club.publisher import TablePublisher
 from controller.club.topics import DEFAULT_PREFIX
-from controller.journal import Journal
+from controller.readers.sightings import CardSeen
+from controller.referee.actions import SIGHTING, table_input
+from controller.referee.journal import Journal
+from controller.referee.referee import Referee, TableEvent
 from controller.rules.hand import Phase
-from controller.sightings import CardSeen
-from controller.table import Referee, TableEvent
+from controller.sim.bots import BotTable
 
 
 @dataclass

@@ -52,8 +52,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
-    from controller.deckmap import DeckError, DeckStore
-    from controller.enroll import EnrollmentIncomplete, Prompt, Step, enroll_deck
+    from controller.decks.deckmap import DeckError, DeckStore
+    from controller.decks.enroll import EnrollmentIncomplete, Prompt, Step, enroll_deck
 
     out = out or sys.stdout
     err = err or sys.stderr
@@ -112,7 +112,7 @@ def _open_source(
     args: argparse.Namespace, stop: threading.Event, err: TextIO
 ) -> tuple[Iterator[str], Callable[[], None]]:
     """Tag ids from the chosen reader, and a function that shuts it all down."""
-    from controller.deckmap import check_deck_name
+    from controller.decks.deckmap import check_deck_name
 
     check_deck_name(args.deck)  # fail before touching any hardware
     if args.reader == "sim":
@@ -176,7 +176,7 @@ def _wait_for_hub(driver: HubDriver, timeout: float) -> list[object]:
     import queue
     import time
 
-    from controller.sightings import ReaderFault
+    from controller.readers.sightings import ReaderFault
 
     early: list[object] = []
     deadline = time.monotonic() + timeout
@@ -200,7 +200,7 @@ def _wait_for_hub(driver: HubDriver, timeout: float) -> list[object]:
 
 def _tags(sightings: Iterator[object], err: TextIO) -> Iterator[str]:
     """Tag ids out of a stream of sightings; faults go to the terminal, not the deck."""
-    from controller.sightings import ReaderFault, TagSeen
+    from controller.readers.sightings import ReaderFault, TagSeen
 
     for s in sightings:
         if isinstance(s, TagSeen):

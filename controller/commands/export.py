@@ -4,7 +4,7 @@ Export only reads. It opens the journal with SQLite's read-only mode, which neve
 checkpoints or deletes the write-ahead log (a normal connection, closing last, would
 fold the log into the file -- and drop every frame after a damaged one). A journal on
 read-only media is read from a private copy; a damaged journal is read from its bytes
-(:mod:`controller.salvage`) with a warning, never repaired here.
+(:mod:`controller.referee.salvage`) with a warning, never repaired here.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
-    from controller.journal import Entry
-    from controller.matches import MatchLog
+    from controller.referee.journal import Entry
+    from controller.referee.matches import MatchLog
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from controller.config import ConfigError, load_config
-    from controller.journal import JournalError
+    from controller.referee.journal import JournalError
 
     try:
         state = Path(args.state_dir) if args.state_dir else load_config(args.config).state_dir
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"courtpiece export: {err}", file=sys.stderr)
         return 2
     if args.list or args.match:
-        from controller.matches import split_matches
+        from controller.referee.matches import split_matches
 
         matches = split_matches(entries)
         if args.list:
@@ -81,8 +81,8 @@ def read_journal(path: Path) -> tuple[dict[str, Any], list[Entry]]:
     import shutil
     import tempfile
 
-    from controller.journal import Journal, JournalError
-    from controller.salvage import damage, salvage
+    from controller.referee.journal import Journal, JournalError
+    from controller.referee.salvage import damage, salvage
 
     reason = damage(path)
     if reason is not None:
@@ -119,7 +119,7 @@ def write_log(header: dict[str, Any], entries: list[Entry], file: TextIO) -> int
     """The table log: the header line, then one line per input (``journal.export_log``'s framing)."""
     import json
 
-    from controller.journal import LOG_VERSION, write_entries
+    from controller.referee.journal import LOG_VERSION, write_entries
 
     line = json.dumps({**header, "type": "header", "version": LOG_VERSION}, sort_keys=True, separators=(",", ":"))
     file.write(line + "\n")

@@ -19,9 +19,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from controller.journal import LogFormatError, import_log
-    from controller.notices import parse_audience, sees
-    from controller.table import Referee
+    from controller.referee.journal import LogFormatError, import_log
+    from controller.referee.notices import parse_audience, sees
+    from controller.referee.referee import Referee
 
     try:
         audience = parse_audience(args.audience)

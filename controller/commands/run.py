@@ -19,9 +19,9 @@ def run(args: argparse.Namespace) -> int:
     import threading
 
     from controller.config import ConfigError, load_config
-    from controller.deckmap import DeckError, DeckMap
+    from controller.decks.deckmap import DeckError, DeckMap
     from controller.health import Liveness, wait_until_serving
-    from controller.narrate import describe
+    from controller.referee.service import TableService
     from controller.runtime import (
         make_web_app,
         serve_web,
@@ -33,8 +33,8 @@ def run(args: argparse.Namespace) -> int:
         start_voice,
     )
     from controller.sdnotify import Notifier
-    from controller.service import TableService
-    from controller.virtual_table import VIRTUAL_PORT, open_virtual_table
+    from controller.signals.narrate import describe
+    from controller.sim.virtual_table import VIRTUAL_PORT, open_virtual_table
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:

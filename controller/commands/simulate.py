@@ -44,12 +44,12 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from controller.config import Config
-    from controller.deckmap import DeckMap, DeckStore
-    from controller.narrate import describe
+    from controller.decks.deckmap import DeckMap, DeckStore
     from controller.readers.virtual_hub import VirtualHub
+    from controller.referee.service import TableService
     from controller.runtime import make_web_app, serve_web, start_hub, start_move_timer
-    from controller.service import TableService
-    from controller.simulator import SimSettings, SimulatedTable, simulated_deck
+    from controller.signals.narrate import describe
+    from controller.sim.simulator import SimSettings, SimulatedTable, simulated_deck
 
     options: dict[str, object] = {}
     for item in args.option:

@@ -1,1 +1,1 @@
-"""Card sources: each turns something physical into sightings (see controller.sightings)."""
+"""Card sources: each turns something physical into sightings (see controller.readers.sightings)."""

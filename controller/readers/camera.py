@@ -22,7 +22,7 @@ from typing import Protocol
 
 import numpy as np
 
-from controller.sightings import ALL_ZONES, CardSeen, ReaderFault
+from controller.readers.sightings import ALL_ZONES, CardSeen, ReaderFault
 from vision.detector import CardDetector, Detection
 from vision.tracker import Reading, TrackerConfig, ZoneEvent, ZoneTracker
 from vision.zones import ZoneMap

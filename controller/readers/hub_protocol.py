@@ -21,7 +21,7 @@ import binascii
 import enum
 from dataclasses import dataclass
 
-from controller.sightings import ALL_ZONES
+from controller.readers.sightings import ALL_ZONES
 
 #: Protocol version announced in HELLO. Bump it only for incompatible changes.
 PROTOCOL_VERSION = 1

@@ -39,7 +39,7 @@ from controller.readers.hub_protocol import (
     TagRead,
     decode_line,
 )
-from controller.sightings import ReaderFault, TagSeen
+from controller.readers.sightings import ReaderFault, TagSeen
 
 HubEvent = TagSeen | ReaderFault
 

@@ -6,8 +6,8 @@ Two layers, so each can be tested on its own:
   serial-like object (wake-up, command frame, ACK, response, NACK to ask for a damaged
   response again, ACK to abort a command that hangs). It knows frames, not tags.
 * :class:`Pn532Reader` configures the chip and polls it with InListPassiveTarget,
-  turning answers into :class:`~controller.sightings.TagSeen` once per placement and
-  every problem into a :class:`~controller.sightings.ReaderFault`.
+  turning answers into :class:`~controller.readers.sightings.TagSeen` once per placement and
+  every problem into a :class:`~controller.readers.sightings.ReaderFault`.
 
 The serial port comes from an injectable factory (``serial_factory``); by default it is
 pyserial's ``serial_for_url``, so the simulator's pseudo-terminal path, a real
@@ -43,7 +43,7 @@ from controller.readers.pn532_frames import (
     build_command,
 )
 from controller.readers.polling import PollingReader, SerialPort, open_idle_serial
-from controller.sightings import ALL_ZONES, ReaderFault, TagSeen
+from controller.readers.sightings import ALL_ZONES, ReaderFault, TagSeen
 
 DEFAULT_PORT = "/dev/serial0"
 DEFAULT_BAUDRATE = 115200

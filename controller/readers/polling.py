@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Protocol
 
-from controller.sightings import ReaderFault, TagSeen
+from controller.readers.sightings import ReaderFault, TagSeen
 
 Sighting = TagSeen | ReaderFault
 

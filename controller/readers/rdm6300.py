@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from controller.readers.polling import PollingReader, SerialPort, open_idle_serial
 from controller.readers.rdm6300_frames import Rdm6300Decoder, Rdm6300Error, Rdm6300Event
-from controller.sightings import ALL_ZONES, ReaderFault, TagSeen
+from controller.readers.sightings import ALL_ZONES, ReaderFault, TagSeen
 
 DEFAULT_PORT = "/dev/serial0"
 DEFAULT_BAUDRATE = 9600

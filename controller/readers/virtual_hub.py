@@ -61,7 +61,7 @@ from controller.readers.hub_protocol import (
     TagRead,
     encode,
 )
-from controller.sightings import ALL_ZONES
+from controller.readers.sightings import ALL_ZONES
 
 MessageMaker = Callable[[int], HubMessage]
 Mangler = Callable[[bytes], bytes]

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from controller.notices import PUBLIC, sees
+from controller.referee.notices import PUBLIC, sees
 
 log = logging.getLogger(__name__)
 

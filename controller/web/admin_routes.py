@@ -17,10 +17,10 @@ from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from starlette.concurrency import run_in_threadpool
 
-from controller.journal import export_log, write_entries
+from controller.referee.commands import COMMANDS
+from controller.referee.journal import export_log, write_entries
+from controller.referee.referee import Referee
 from controller.rules.options import PRESETS
-from controller.table import Referee
-from controller.table_commands import COMMANDS
 from controller.web.commands_now import commands_now
 from controller.web.pin import PinCheck, PlainPin
 from controller.web.public_routes import page

@@ -15,7 +15,7 @@ from pathlib import Path
 from fastapi import FastAPI, Request, Response
 from fastapi.staticfiles import StaticFiles
 
-from controller.table import Referee
+from controller.referee.referee import Referee
 from controller.web.admin_routes import Gate, admin_router
 from controller.web.body_limit import BodyLimit
 from controller.web.calibrate_routes import (

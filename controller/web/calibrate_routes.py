@@ -25,7 +25,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
-from controller.sightings import ALL_ZONES, DEAL_ZONE, SEAT_ZONES
+from controller.readers.sightings import ALL_ZONES, DEAL_ZONE, SEAT_ZONES
 from controller.web.admin_routes import Gate
 from controller.web.public_routes import page
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.readers.sightings import DEAL_ZONE, TRUMP_ZONE, seat_of_zone
+from controller.referee.commands import CommandError, to_engine_input
+from controller.referee.referee import SIGHTING, Referee
 from controller.rules import Match, Phase
 from controller.rules.cards import Card
 from controller.rules.errors import ImpossibleInput
-from controller.sightings import DEAL_ZONE, TRUMP_ZONE, seat_of_zone
-from controller.table import SIGHTING, Referee
-from controller.table_commands import CommandError, to_engine_input
 
 SUIT_SIGN = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_NAME = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}

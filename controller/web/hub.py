@@ -32,7 +32,7 @@ from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 
-from controller.table import Referee, TableEvent
+from controller.referee.referee import Referee, TableEvent
 from controller.web.redact import public_event
 
 log = logging.getLogger(__name__)

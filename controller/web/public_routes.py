@@ -13,8 +13,8 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from fastapi.responses import FileResponse, JSONResponse
 
+from controller.referee.referee import Referee
 from controller.rules.options import PRESETS
-from controller.table import Referee
 from controller.web.hub import Hub
 from controller.web.option_schema import option_schema
 from controller.web.redact import public_event

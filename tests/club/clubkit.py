@@ -74,10 +74,10 @@ def journal_matches(table: str, referee_entries: list) -> list:
     """The matches a table's own journal holds, from the engine's own tally (not from
     events): each ``new-match`` closes the match before it."""
     from controller.club.ledger import MatchRecord, PlayerStats
+    from controller.referee.referee import Referee
     from controller.rules.events import RevokeFlagged
     from controller.rules.hand import Phase
     from controller.rules.options import Scoring
-    from controller.table import Referee
 
     ref = Referee()
     out: list[MatchRecord] = []

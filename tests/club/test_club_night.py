@@ -18,7 +18,7 @@ from controller.club.simclub import SimMatch, SimTable  # noqa: E402
 from controller.club.standings import players, standings  # noqa: E402
 from controller.club.store import ClubStore  # noqa: E402
 from controller.club.tournament import Director, round_result  # noqa: E402
-from controller.journal import Journal  # noqa: E402
+from controller.referee.journal import Journal  # noqa: E402
 
 PLAYERS = [("Asha", "Chand"), ("Bilal", "Dua"), ("Esha", "Ghani"), ("Farah", "Hina")]
 

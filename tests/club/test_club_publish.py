@@ -19,8 +19,8 @@ from secrets_check import Secrets, broker_leaks, old_hand_secrets, secrets_now  
 from controller.club.outbox import MARK_FILE, batches_of  # noqa: E402
 from controller.club.simclub import SimMatch, SimTable  # noqa: E402
 from controller.club.topics import Batch, StateMessage  # noqa: E402
-from controller.journal import Journal  # noqa: E402
-from controller.table import Referee  # noqa: E402
+from controller.referee.journal import Journal  # noqa: E402
+from controller.referee.referee import Referee  # noqa: E402
 
 SEATS = ["Asha", "Bilal", "Chand", "Dua"]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from controller.readers import hub_protocol as host
 from controller.readers.hub_tracker import HubTracker
-from controller.sightings import TagSeen
+from controller.readers.sightings import TagSeen
 from firmware import hubproto
 from firmware.poller import Poller, fault_code
 

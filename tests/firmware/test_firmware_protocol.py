@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from controller.readers import hub_protocol as host
-from controller.sightings import ALL_ZONES
+from controller.readers.sightings import ALL_ZONES
 from firmware import hubproto
 
 FIRMWARE = Path(hubproto.__file__).parent

@@ -18,8 +18,8 @@ import pytest
 from controller.readers.hub import HubConfig, HubDriver, asyncio_sink
 from controller.readers.hub_protocol import BadLineKind, Heartbeat, TagRead, encode
 from controller.readers.hub_tracker import HubEvent
+from controller.readers.sightings import ReaderFault, TagSeen
 from controller.readers.virtual_hub import VirtualHub
-from controller.sightings import ReaderFault, TagSeen
 
 WAIT = 10.0  # seconds to wait for something that should happen almost at once
 

@@ -31,7 +31,7 @@ from controller.readers.hub_protocol import (
     frame,
     split_fragments,
 )
-from controller.sightings import ALL_ZONES
+from controller.readers.sightings import ALL_ZONES
 
 MESSAGES = [
     Hello(0, "1.0.0", ALL_ZONES, heartbeat_ms=1000, repeat_ms=500),

@@ -25,8 +25,8 @@ from controller.readers.hub_protocol import (
     encode,
 )
 from controller.readers.hub_tracker import HubTracker
+from controller.readers.sightings import ALL_ZONES, TagSeen
 from controller.readers.virtual_hub import VirtualHub
-from controller.sightings import ALL_ZONES, TagSeen
 
 TAGS = ["04A1B2C3D4E5F6", "DEADBEEF", "0102030405060708090A", "CAFEBABE"]
 

@@ -15,7 +15,7 @@ from controller.readers.hub_protocol import (
     encode,
 )
 from controller.readers.hub_tracker import HubTracker
-from controller.sightings import ALL_ZONES, ReaderFault, TagSeen
+from controller.readers.sightings import ALL_ZONES, ReaderFault, TagSeen
 
 
 class Feeder:

@@ -11,7 +11,7 @@ from controller.readers.pn532 import Pn532Reader, Presence
 from controller.readers.pn532_commands import RETRY_FOREVER
 from controller.readers.pn532_frames import Command
 from controller.readers.pn532_sim import SimFault, SimulatedPn532
-from controller.sightings import ReaderFault, TagSeen
+from controller.readers.sightings import ReaderFault, TagSeen
 
 UID = "04A1B2C3"
 UID7 = "04112233445566"

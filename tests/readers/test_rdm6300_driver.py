@@ -14,7 +14,7 @@ import pytest
 from controller.readers.rdm6300 import Rdm6300Reader, SilencePresence
 from controller.readers.rdm6300_frames import build_frame
 from controller.readers.rdm6300_sim import SimulatedRdm6300
-from controller.sightings import ReaderFault, TagSeen
+from controller.readers.sightings import ReaderFault, TagSeen
 
 TAG = "62E3086CED"
 OTHER = "0100ABCDEF"

@@ -16,7 +16,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.bots import BotTable
 from controller.rules import PRESETS, ImpossibleInput, Match, Phase, preset
 from controller.rules import inputs as I
 from controller.rules.cards import CARDS, Card
@@ -35,6 +34,7 @@ from controller.rules.events import (
     TrickWon,
 )
 from controller.rules.options import MatchEnd, Scoring
+from controller.sim.bots import BotTable
 
 PROPERTY_SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from controller.acting import table_input
-from controller.bots import BotTable
+from controller.referee.actions import table_input
+from controller.referee.referee import SIGHTING, Referee
 from controller.rules import Phase
-from controller.table import SIGHTING, Referee
+from controller.sim.bots import BotTable
 
 
 def input_for(move: Any) -> tuple[str, dict[str, Any]]:
@@ -16,7 +16,7 @@ def input_for(move: Any) -> tuple[str, dict[str, Any]]:
 
 
 def feed(referee: Referee, kind: str, payload: dict[str, Any], at: float) -> list[dict[str, Any]]:
-    from controller.sightings import CardSeen
+    from controller.readers.sightings import CardSeen
 
     if kind == SIGHTING:
         return referee.sighting(CardSeen(payload["zone"], payload["card"], at, "test"))
@@ -79,6 +79,6 @@ def deal_sightings(hands: tuple[str, ...] | list[str], dealer: int = 0,
 
 def see(referee: Referee, zone: str, card: str, at: float = 10.0) -> list[dict[str, Any]]:
     """One card sighting, as a reader reports it."""
-    from controller.sightings import CardSeen
+    from controller.readers.sightings import CardSeen
 
     return referee.sighting(CardSeen(zone, card, at, "test"))

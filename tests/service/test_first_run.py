@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from controller.cli import build_parser
-from controller.table import Referee
+from controller.referee.referee import Referee
 from controller.web.app import create_app
 
 CLI = [sys.executable, "-m", "controller.cli"]

@@ -10,17 +10,17 @@ import subprocess
 import sys
 import textwrap
 
-from controller.journal import Journal
-from controller.table import Referee
+from controller.referee.journal import Journal
+from controller.referee.referee import Referee
 
 from .tablekit import new_match_args, play_out
 
 CHILD = textwrap.dedent(
     """
     import json, sys
-    from controller.journal import Journal
-    from controller.table import Referee
-    from controller.sightings import CardSeen
+    from controller.referee.journal import Journal
+    from controller.referee.referee import Referee
+    from controller.readers.sightings import CardSeen
     journal = Journal.open(sys.argv[1])
     referee = Referee(journal)
     referee.restore()

@@ -15,9 +15,9 @@ REPO = Path(__file__).resolve().parents[2]
 SETUP = r"""
 import sys, tempfile
 from controller.config import Config
-from controller.service import TableService
+from controller.referee.service import TableService
 from controller.runtime import make_web_app
-import controller.commands.run, controller.commands.simulate, controller.simulator, controller.virtual_table
+import controller.commands.run, controller.commands.simulate, controller.sim.simulator, controller.sim.virtual_table
 cfg = Config()
 cfg.table.state_dir = tempfile.mkdtemp()
 service = TableService.open(cfg, None)

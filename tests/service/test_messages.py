@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 
 from controller.cli import main
-from controller.notices import ADMIN, sees
-from controller.table import Referee
+from controller.referee.notices import ADMIN, sees
+from controller.referee.referee import Referee
 from controller.web.admin_routes import default_table_log
 
 from .tablekit import STORY_HANDS, deal_sightings, see

@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 
 from controller.config import Config
-from controller.deckmap import DeckMap
-from controller.service import TableService
-from controller.sightings import CardSeen, TagSeen
-from controller.simulator import simulated_deck
+from controller.decks.deckmap import DeckMap
+from controller.readers.sightings import CardSeen, TagSeen
+from controller.referee.service import TableService
+from controller.sim.simulator import simulated_deck
 
 
 def test_camera_plays_and_an_rfid_trump_spot_referee_hidden_rung(tmp_path):
@@ -38,7 +38,7 @@ def test_camera_plays_and_an_rfid_trump_spot_referee_hidden_rung(tmp_path):
 def test_a_tag_from_another_enrolled_deck_is_named_during_play(tmp_path):
     """Two decks enrolled, one active: a card of the other deck on the table is reported
     with that deck's name, never counted as a card of this game."""
-    from controller.deckmap import DECK_ORDER, Deck
+    from controller.decks.deckmap import DECK_ORDER, Deck
 
     active = simulated_deck()
     blue = Deck("blue", {card: f"B1000{i:03X}" for i, card in enumerate(DECK_ORDER)})

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from controller.move_timer import MoveTimer
-from controller.sightings import CardSeen
-from controller.table import Referee
+from controller.readers.sightings import CardSeen
+from controller.referee.move_timer import MoveTimer
+from controller.referee.referee import Referee
 
 
 class Clock:

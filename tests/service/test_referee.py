@@ -8,11 +8,11 @@ import sys
 
 import pytest
 
-from controller.journal import Journal
+from controller.readers.sightings import CardSeen
+from controller.referee.journal import Journal
+from controller.referee.referee import Referee
 from controller.rules import Phase
 from controller.rules.cards import CARDS
-from controller.sightings import CardSeen
-from controller.table import Referee
 
 from .tablekit import new_match_args, play_out
 

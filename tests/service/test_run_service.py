@@ -6,10 +6,10 @@ from __future__ import annotations
 import time
 
 from controller.config import load_config
-from controller.deckmap import DeckMap
+from controller.decks.deckmap import DeckMap
+from controller.referee.service import TableService
 from controller.runtime import start_camera
-from controller.service import TableService
-from controller.simulator import simulated_deck
+from controller.sim.simulator import simulated_deck
 
 
 def test_the_camera_section_starts_a_camera_reader_that_feeds_the_referee(tmp_path):
@@ -53,9 +53,9 @@ def test_courtpiece_run_starts_notifies_systemd_and_referees_the_hub(tmp_path):
     import subprocess
     import sys
 
-    from controller.deckmap import DeckStore
-    from controller.journal import Journal
+    from controller.decks.deckmap import DeckStore
     from controller.readers.virtual_hub import VirtualHub
+    from controller.referee.journal import Journal
 
     deck = simulated_deck()
     DeckStore(tmp_path).save(deck)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from controller.sightings import CardSeen
-from controller.table import Referee
+from controller.readers.sightings import CardSeen
+from controller.referee.referee import Referee
 
 from .tablekit import new_match_args
 

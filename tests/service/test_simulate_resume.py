@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from controller.acting import table_input
-from controller.bots import BotTable
-from controller.journal import Journal
+from controller.referee.actions import table_input
+from controller.referee.journal import Journal
+from controller.referee.referee import Referee
 from controller.rules import Phase
-from controller.table import Referee
+from controller.sim.bots import BotTable
 
 from .tablekit import feed, new_match_args
 

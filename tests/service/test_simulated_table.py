@@ -9,13 +9,13 @@ import time
 import pytest
 
 from controller.config import Config
-from controller.deckmap import DeckMap
+from controller.decks.deckmap import DeckMap
 from controller.readers.virtual_hub import VirtualHub
+from controller.referee.referee import SIGHTING
+from controller.referee.service import TableService
 from controller.rules import Phase
 from controller.runtime import start_hub
-from controller.service import TableService
-from controller.simulator import SimSettings, SimulatedTable, simulated_deck
-from controller.table import SIGHTING
+from controller.sim.simulator import SimSettings, SimulatedTable, simulated_deck
 
 
 @pytest.fixture

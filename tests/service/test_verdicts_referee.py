@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from controller.sightings import CardSeen
-from controller.table import Referee
+from controller.readers.sightings import CardSeen
+from controller.referee.referee import Referee
 
 from .tablekit import new_match_args
 

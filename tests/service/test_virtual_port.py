@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from controller.journal import Journal, JournalError
+from controller.referee.journal import Journal, JournalError
 
 REPO = Path(__file__).resolve().parents[2]
 

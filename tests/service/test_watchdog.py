@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 
 from controller.health import Liveness, web_answers
-from controller.table import Referee
+from controller.referee.referee import Referee
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from controller.acting import table_input
-from controller.bots import BotTable
 from controller.config import ConfigError, load_config
+from controller.readers.sightings import CardSeen
+from controller.referee.actions import table_input
+from controller.referee.referee import SIGHTING, Referee
 from controller.rules import Phase
-from controller.sightings import CardSeen
 from controller.signals.voice import LANGUAGES, Voice, VoiceSettings, espeak_command, sentence
-from controller.table import SIGHTING, Referee
+from controller.sim.bots import BotTable
 
 SEATS = ["Asha", "Bilal", "Chetan", "Dua"]
 MOMENTS = [

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from controller.readers.camera import CameraReader, FolderSource, IterableSource
-from controller.sightings import CardSeen
+from controller.readers.sightings import CardSeen
 from vision import CardDetector
 from vision.synth import CardSpec, scene, table
 from vision.tracker import TrackerConfig, ZoneEvent

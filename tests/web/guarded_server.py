@@ -25,7 +25,7 @@ import json, resource, sys, threading
 opts = json.loads(sys.argv[1])
 if opts.get("nofile"):
     resource.setrlimit(resource.RLIMIT_NOFILE, (opts["nofile"], opts["nofile"]))
-from controller.table import Referee
+from controller.referee.referee import Referee
 from controller.runtime import serve_web
 from controller.web.app import create_app
 from controller.web.server import WebLimits

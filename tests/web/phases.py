@@ -13,7 +13,7 @@ from typing import Any
 
 from webdrive import BotDriver, new_match
 
-from controller.table import Referee
+from controller.referee.referee import Referee
 
 View = dict[str, Any]
 

@@ -16,10 +16,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.bots import BotTable
+from controller.referee.referee import Referee
 from controller.rules.cards import Card, Suit
 from controller.rules.events import CardTakenBack, HandStarted, ProofShown, RevokeFlagged
-from controller.table import Referee
+from controller.sim.bots import BotTable
 
 CARD_TOKEN = re.compile(r"\b(?:[2-9TJQKA])[SHDC]\b")
 #: Finished hands: their trump is public once the hand is over, even if it matches a new hidden one.

@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "service"))
 from secrets_check import leaks, secrets_now  # noqa: E402
 from tablekit import STORY_HANDS, deal_sightings, see  # noqa: E402
 
-from controller.narrate import describe  # noqa: E402
-from controller.table import Referee  # noqa: E402
+from controller.referee.referee import Referee  # noqa: E402
+from controller.signals.narrate import describe  # noqa: E402
 from controller.web.app import create_app  # noqa: E402
 
 PIN = "424242"

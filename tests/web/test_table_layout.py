@@ -19,7 +19,7 @@ from phases import PHASES, referee_in  # noqa: E402
 from secrets_check import leaks, secrets_now  # noqa: E402
 from webdrive import LiveServer  # noqa: E402
 
-from controller.table import Referee  # noqa: E402
+from controller.referee.referee import Referee  # noqa: E402
 from controller.web.app import create_app  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")

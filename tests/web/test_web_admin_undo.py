@@ -13,7 +13,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from controller.table import Referee
+from controller.referee.referee import Referee
 from controller.web.app import create_app
 
 PIN = "271828"

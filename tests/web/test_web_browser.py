@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "service"))
 from tablekit import STORY_HANDS, deal_sightings, see  # noqa: E402
 from webdrive import BotDriver, LiveServer, new_match  # noqa: E402
 
-from controller.table import Referee  # noqa: E402
+from controller.referee.referee import Referee  # noqa: E402
 from controller.web.app import create_app  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from controller.table import Referee  # noqa: E402
+from controller.referee.referee import Referee  # noqa: E402
 from controller.web.app import create_app  # noqa: E402
 from vision.zones import ZoneMap  # noqa: E402
 
@@ -224,10 +224,10 @@ def test_the_service_wires_its_camera_reader_to_the_page(tmp_path):
     import time
 
     from controller.config import load_config
-    from controller.deckmap import DeckMap
+    from controller.decks.deckmap import DeckMap
+    from controller.referee.service import TableService
     from controller.runtime import make_web_app, start_camera, zones_path
-    from controller.service import TableService
-    from controller.simulator import simulated_deck
+    from controller.sim.simulator import simulated_deck
 
     frames = tmp_path / "frames"
     frames.mkdir()

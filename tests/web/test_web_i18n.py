@@ -8,7 +8,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from controller.table import Referee
+from controller.referee.referee import Referee
 from controller.web.app import create_app
 
 STATIC = Path(__file__).resolve().parents[2] / "controller" / "web" / "static"

@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from controller.cli import main
-from controller.table import Referee
+from controller.referee.referee import Referee
 from controller.web.app import create_app
 from controller.web.pin import PinError, PinFile, PinHash
 from controller.web.security import RateLimiter, client_key

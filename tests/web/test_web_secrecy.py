@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from secrets_check import Secrets, leaks, old_hand_secrets, secret_for, secrets_now  # noqa: E402
 from webdrive import BotDriver, LiveServer, new_match  # noqa: E402
 
-from controller.table import Referee  # noqa: E402
+from controller.referee.referee import Referee  # noqa: E402
 from controller.web.app import create_app  # noqa: E402
 
 PAGES = ["/", "/table", "/admin", "/api/state", "/api/events", "/api/presets", "/api/languages",

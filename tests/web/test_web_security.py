@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from webdrive import new_match  # noqa: E402
 
-from controller.table import Referee  # noqa: E402
+from controller.referee.referee import Referee  # noqa: E402
 from controller.web.app import create_app  # noqa: E402
 from controller.web.security import SESSION_COOKIE, RateLimiter  # noqa: E402
 

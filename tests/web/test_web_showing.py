@@ -13,9 +13,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from webdrive import LiveServer  # noqa: E402
 
-from controller.journal import import_log  # noqa: E402
-from controller.sightings import CardSeen  # noqa: E402
-from controller.table import Referee  # noqa: E402
+from controller.readers.sightings import CardSeen  # noqa: E402
+from controller.referee.journal import import_log  # noqa: E402
+from controller.referee.referee import Referee  # noqa: E402
 from controller.web.app import create_app  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")

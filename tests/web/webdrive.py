@@ -1,7 +1,7 @@
 """Test support: drive a Referee in-process with bot players, and serve an app for real.
 
 ``feed`` gives the referee what a real table produces for one engine input (what
-``BotTable`` proposes): a card sighting in a zone, or a command (``controller.acting``).
+``BotTable`` proposes): a card sighting in a zone, or a command (``controller.referee.actions``).
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from typing import Any
 
 import uvicorn
 
-from controller.acting import SIGHTING, table_input
-from controller.bots import BotTable
+from controller.readers.sightings import CardSeen
+from controller.referee.actions import SIGHTING, table_input
+from controller.referee.referee import Referee, TableEvent
 from controller.rules.hand import Phase
-from controller.sightings import CardSeen
-from controller.table import Referee, TableEvent
+from controller.sim.bots import BotTable
 
 
 def feed(referee: Referee, move: Any, at: float | None = None, source: str = "test") -> list[TableEvent]:

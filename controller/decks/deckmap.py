@@ -26,8 +26,8 @@ from enum import Enum
 from pathlib import Path
 from types import MappingProxyType
 
+from controller.readers.sightings import CardSeen, TagSeen
 from controller.rules.cards import RANK_LETTERS, SUIT_LETTERS
-from controller.sightings import CardSeen, TagSeen
 
 #: Every card, in the order enrollment asks for them: AS KS … 2S, AH … 2H, AD …, AC … 2C.
 DECK_ORDER: tuple[str, ...] = tuple(rank + suit for suit in SUIT_LETTERS for rank in reversed(RANK_LETTERS))

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller.journal import Entry
+from controller.referee.journal import Entry
 
 _MAGIC = b"SQLite format 3\x00"
 _WAL_MAGIC = (0x377F0682, 0x377F0683)

@@ -57,7 +57,7 @@ _SCHEMA: tuple[str, ...] = (
         kind    TEXT    NOT NULL,
         payload TEXT    NOT NULL
     )""",
-    # A cache, not a record: the referee's state after input ``seq`` (controller.snapshots).
+    # A cache, not a record: the referee's state after input ``seq`` (controller.referee.snapshots).
     """CREATE TABLE IF NOT EXISTS snapshots (
         seq   INTEGER PRIMARY KEY,
         tag   TEXT NOT NULL,
@@ -328,7 +328,7 @@ class Journal:
         return len(rows)
 
     def save_snapshot(self, seq: int, tag: str, state: bytes) -> bool:
-        """Keep the referee's state after input ``seq`` (a cache: see controller.snapshots).
+        """Keep the referee's state after input ``seq`` (a cache: see controller.referee.snapshots).
 
         A snapshot that cannot be written is skipped, never a failure: the inputs are safe,
         and a restart only replays more of them.
@@ -344,7 +344,7 @@ class Journal:
                              " (SELECT seq FROM snapshots ORDER BY seq DESC LIMIT ?)", (_SNAPSHOTS_KEPT,))
                 conn.execute("COMMIT")
                 # Fold the log into the file once a hand: it stays one hand long, so the
-                # start-up check of its checksums (controller.salvage) stays quick.
+                # start-up check of its checksums (controller.referee.salvage) stays quick.
                 conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
             except sqlite3.Error:
                 if conn.in_transaction:

@@ -12,8 +12,8 @@ import threading
 import time
 from collections.abc import Callable
 
+from controller.referee.referee import Referee
 from controller.rules import Phase
-from controller.table import Referee
 
 
 class MoveTimer:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from controller.gpio import TableSignals
-from controller.notices import PUBLIC, sees
-from controller.table import Referee, TableEvent
+from controller.referee.notices import PUBLIC, sees
+from controller.referee.referee import Referee, TableEvent
+from controller.signals.gpio import TableSignals
 
 
 def connect_signals(referee: Referee, signals: TableSignals) -> Any:

@@ -5,7 +5,7 @@ replaying the journal's inputs through the rules engine gives, so a restart, an 
 and an audit all come from one path (``_process``). Table events are plain dicts with
 the journal sequence number of the input that caused them; events the rules keep
 private carry ``private_to`` (a seat, or "admin") and never go to public subscribers
-(``controller.notices.sees`` is the one test). A seat-private engine event -- a seat's
+(``controller.referee.notices.sees`` is the one test). A seat-private engine event -- a seat's
 face-down card, the proof of its revoke -- is the admin's as well.
 """
 
@@ -18,15 +18,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller import snapshots
-from controller.journal import Entry, Journal, JournalError
-from controller.notices import PUBLIC, sees, split_notice
+from controller.readers.sightings import DEAL_ZONE, TRUMP_ZONE, CardSeen, seat_of_zone
+from controller.referee import snapshots
+from controller.referee.commands import CommandError, to_engine_input
+from controller.referee.journal import Entry, Journal, JournalError
+from controller.referee.notices import PUBLIC, sees, split_notice
 from controller.rules import ImpossibleInput, Match, OptionError, Phase, preset
 from controller.rules import inputs as I
 from controller.rules.cards import Card
 from controller.rules.options import PRESETS, TrumpCall
-from controller.sightings import DEAL_ZONE, TRUMP_ZONE, CardSeen, seat_of_zone
-from controller.table_commands import CommandError, to_engine_input
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ A damaged journal used to end start-up with an uncaught ``sqlite3.DatabaseError`
 systemd restarted the service into the same error, over and over, taking the kiosk down
 with it. Instead: the damaged files are moved aside untouched (for whoever wants to look
 at them), every input that can be read is recovered from their bytes
-(:mod:`controller.salvage`) into a fresh journal, and the table starts in a clearly
+(:mod:`controller.referee.salvage`) into a fresh journal, and the table starts in a clearly
 shown "journal damaged" state. Errors that are not damage (an unwritable directory)
 still raise :class:`JournalError`: moving files would not cure them.
 """
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller.journal import Journal, JournalError
-from controller.salvage import damage, salvage
+from controller.referee.journal import Journal, JournalError
+from controller.referee.salvage import damage, salvage
 
 #: SQLite's names for a file that is not (or no longer) a sound database
 _DAMAGE_CODES = ("SQLITE_CORRUPT", "SQLITE_NOTADB")

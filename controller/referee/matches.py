@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from controller.journal import Entry
+from controller.referee.commands import CommandError
+from controller.referee.journal import Entry
+from controller.referee.referee import COMMAND, MatchSetup
 from controller.rules.options import PRESETS, OptionError
-from controller.table import COMMAND, MatchSetup
-from controller.table_commands import CommandError
 
 
 @dataclass(frozen=True)

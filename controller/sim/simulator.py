@@ -17,12 +17,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.acting import COMMAND, table_input
-from controller.bots import BotTable
-from controller.deckmap import DECK_ORDER, Deck
+from controller.decks.deckmap import DECK_ORDER, Deck
 from controller.readers.virtual_hub import VirtualHub
+from controller.referee.actions import COMMAND, table_input
+from controller.referee.referee import Referee
 from controller.rules import Phase
-from controller.table import Referee
+from controller.sim.bots import BotTable
 
 log = logging.getLogger(__name__)
 

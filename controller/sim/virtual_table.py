@@ -11,10 +11,10 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from controller.deckmap import DeckMap, DeckStore
+from controller.decks.deckmap import DeckMap, DeckStore
 from controller.readers.virtual_hub import VirtualHub
-from controller.service import TableService
-from controller.simulator import SimSettings, SimulatedTable, simulated_deck
+from controller.referee.service import TableService
+from controller.sim.simulator import SimSettings, SimulatedTable, simulated_deck
 
 #: the port name that selects the simulated table
 VIRTUAL_PORT = "virtual"

@@ -12,10 +12,10 @@ import sqlite3
 from dataclasses import dataclass
 
 from controller.config import Config
-from controller.deckmap import DeckMap, LookupKind
-from controller.journal_repair import Damage, is_damage, open_journal, repair
-from controller.sightings import CardSeen, ReaderFault, TagSeen
-from controller.table import Referee
+from controller.decks.deckmap import DeckMap, LookupKind
+from controller.readers.sightings import CardSeen, ReaderFault, TagSeen
+from controller.referee.journal_repair import Damage, is_damage, open_journal, repair
+from controller.referee.referee import Referee
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from controller.deckmap import (
+from controller.decks.deckmap import (
     DECK_ORDER,
     Deck,
     DeckError,

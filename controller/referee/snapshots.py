@@ -37,12 +37,12 @@ class RefereeState:
 @cache
 def tag() -> str:
     """A digest of the code a snapshot depends on: another version never reads it."""
+    import controller.referee.referee
     import controller.rules
-    import controller.table
 
     h = hashlib.sha256(sys.version.encode())  # marshal's format is the interpreter's
     files = sorted(Path(controller.rules.__file__).parent.glob("*.py"))
-    for f in [*files, Path(controller.table.__file__), Path(__file__)]:
+    for f in [*files, Path(controller.referee.referee.__file__), Path(__file__)]:
         h.update(f.name.encode() + b"\0" + f.read_bytes())
     return h.hexdigest()[:16]
 

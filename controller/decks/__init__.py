@@ -1,0 +1,1 @@
+"""Decks: tag-to-card maps and enrolment."""

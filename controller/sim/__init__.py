@@ -1,0 +1,1 @@
+"""The simulated table: bots and the virtual reader hub wiring."""
