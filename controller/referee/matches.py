@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from controller.referee.commands import CommandError
+from controller.referee.actions import CommandError
 from controller.referee.journal import Entry
 from controller.referee.referee import COMMAND, MatchSetup
 from controller.rules.options import PRESETS, OptionError

@@ -20,21 +20,24 @@ from typing import Any
 
 from controller.readers.sightings import DEAL_ZONE, TRUMP_ZONE, CardSeen, seat_of_zone
 from controller.referee import snapshots
-from controller.referee.commands import CommandError, to_engine_input
+from controller.referee.actions import (
+    COMMAND,
+    SIGHTING,
+    CommandError,
+    sighting_input,
+    to_engine_input,
+)
 from controller.referee.journal import Entry, Journal, JournalError
 from controller.referee.notices import PUBLIC, sees, split_notice
-from controller.rules import ImpossibleInput, Match, OptionError, Phase, preset
-from controller.rules import inputs as I
+from controller.rules import ImpossibleInput, Match, OptionError, preset
 from controller.rules.cards import Card
-from controller.rules.options import PRESETS, TrumpCall
+from controller.rules.options import PRESETS
 
 log = logging.getLogger(__name__)
 
 TableEvent = dict[str, Any]
 Subscriber = Callable[[TableEvent], None]
 
-SIGHTING = "sighting"
-COMMAND = "command"
 #: inputs held in memory while the journal cannot write (a few minutes of play); more are refused
 MAX_HELD = 2000
 #: table events after which the referee keeps a snapshot to come back to (undo, restart)
@@ -394,27 +397,8 @@ class Referee:
         return seat is not None and c in m.hand.holdings[seat] and c not in m.hand.played
 
     def _sighting_move(self, zone: str, c: Card) -> Any | None:
-        m = self.match
-        assert m is not None
-        seat = seat_of_zone(zone)
-        if seat is not None:
-            if m.phase is Phase.DRAW:
-                return I.DrawCard(seat, c)
-            if m.phase is Phase.SHOW:
-                return I.ShowCard(seat, c)
-            return I.Play(seat, c)
-        h = m.hand
-        if zone == DEAL_ZONE:
-            return I.Deal(c)
-        if zone == TRUMP_ZONE:
-            calls = m.options.trump_calls
-            if h.card_number_call is not None and h.trump is None:
-                return I.TrumpCardTurned(c)
-            if TrumpCall.HIDDEN in calls and h.caller is not None:
-                return I.HideTrump(h.caller, c)
-            if TrumpCall.SHOWN in calls and h.caller is not None:
-                return I.ShowTrump(h.caller, c)
-        return None
+        assert self.match is not None
+        return sighting_input(self.match, zone, c)
 
     def _apply_command(self, entry: Entry) -> list[TableEvent]:
         m = self.match

@@ -17,7 +17,7 @@ from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from starlette.concurrency import run_in_threadpool
 
-from controller.referee.commands import COMMANDS
+from controller.referee.actions import COMMANDS
 from controller.referee.journal import export_log, write_entries
 from controller.referee.referee import Referee
 from controller.rules.options import PRESETS

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.readers.sightings import DEAL_ZONE, TRUMP_ZONE, seat_of_zone
-from controller.referee.commands import CommandError, to_engine_input
+from controller.referee.actions import CommandError, to_engine_input
 from controller.referee.referee import SIGHTING, Referee
 from controller.rules import Match, Phase
 from controller.rules.cards import Card
