@@ -25,7 +25,7 @@ from controller.web.calibrate_routes import (
     ZonesHook,
     calibrate_router,
 )
-from controller.web.hub import Hub
+from controller.web.broadcast import Broadcast
 from controller.web.pin import PinCheck, valid_pin
 from controller.web.public_routes import STATIC, public_router
 from controller.web.security import RateLimiter, Sessions, load_or_create_secret
@@ -59,20 +59,20 @@ def create_app(referee: Referee, *, admin_pin: str | PinCheck, table_log: Callab
     """
     if isinstance(admin_pin, str) and not valid_pin(admin_pin):
         raise ValueError("the admin PIN must be 4 to 12 digits")
-    hub = Hub(referee)
+    broadcast = Broadcast(referee)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        hub.start(asyncio.get_running_loop())
+        broadcast.start(asyncio.get_running_loop())
         try:
             yield
         finally:
-            hub.stop()
+            broadcast.stop()
 
     app = FastAPI(title="Court Piece Referee", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=None)
     gate = Gate(Sessions(load_or_create_secret(state_dir)), limiter or RateLimiter(), admin_pin)
-    app.state.hub = hub
+    app.state.broadcast = broadcast
     app.state.gate = gate
 
     @app.middleware("http")
@@ -84,7 +84,7 @@ def create_app(referee: Referee, *, admin_pin: str | PinCheck, table_log: Callab
         response.headers.setdefault("X-Frame-Options", "DENY")
         return response
 
-    app.include_router(public_router(referee, hub))
+    app.include_router(public_router(referee, broadcast))
     app.include_router(admin_router(referee, gate, table_log))
     if zones_file is None and state_dir is not None:
         zones_file = Path(state_dir) / ZONES_FILE

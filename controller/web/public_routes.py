@@ -15,7 +15,7 @@ from fastapi.responses import FileResponse, JSONResponse
 
 from controller.referee.referee import Referee
 from controller.rules.options import PRESETS
-from controller.web.hub import Hub
+from controller.web.broadcast import Broadcast
 from controller.web.option_schema import option_schema
 from controller.web.redact import public_event
 
@@ -45,7 +45,7 @@ def page(name: str) -> FileResponse:
     return FileResponse(STATIC / name, media_type="text/html", headers={"Cache-Control": "no-cache"})
 
 
-def public_router(referee: Referee, hub: Hub) -> APIRouter:
+def public_router(referee: Referee, broadcast: Broadcast) -> APIRouter:
     r = APIRouter()
 
     # Pages answer HEAD like GET: kiosk launchers and uptime checks probe with HEAD.
@@ -80,6 +80,6 @@ def public_router(referee: Referee, hub: Hub) -> APIRouter:
 
     @r.websocket("/ws")
     async def stream(ws: WebSocket) -> None:
-        await hub.serve(ws)
+        await broadcast.serve(ws)
 
     return r

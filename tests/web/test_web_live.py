@@ -15,7 +15,7 @@ from webdrive import BotDriver, new_match  # noqa: E402
 
 from controller.referee.referee import Referee  # noqa: E402
 from controller.web.app import create_app  # noqa: E402
-from controller.web.hub import Hub  # noqa: E402
+from controller.web.broadcast import Broadcast  # noqa: E402
 
 
 def _next(ws) -> list[dict]:
@@ -69,12 +69,12 @@ def test_a_slow_client_is_resynced_and_does_not_hold_up_others():
     async def run() -> None:
         referee = Referee()
         new_match(referee, "court-piece")
-        hub = Hub(referee, queue_size=4)
-        slow, fast = _client(hub), _client(hub)
+        broadcast = Broadcast(referee, queue_size=4)
+        slow, fast = _client(broadcast), _client(broadcast)
         driver = BotDriver(referee, seed=5)
         delivered = 0
         while delivered < 40:
-            sent = sum(1 for ev in driver.step() if "private_to" not in ev and hub.publish(ev) is None)
+            sent = sum(1 for ev in driver.step() if "private_to" not in ev and broadcast.publish(ev) is None)
             if sent:
                 batch = await fast.next_batch()  # the fast screen keeps up: one frame per input
                 assert batch is not None and len(batch) == 1
@@ -82,14 +82,14 @@ def test_a_slow_client_is_resynced_and_does_not_hold_up_others():
                 assert len(got if isinstance(got, list) else [got]) == sent
                 delivered += 1
         assert slow.resync and slow.queue.empty()
-        assert await slow.next_batch() is None  # -> the hub sends it one snapshot
+        assert await slow.next_batch() is None  # -> the broadcast sends it one snapshot
         assert not slow.resync
 
     asyncio.run(run())
 
 
-def _client(hub: Hub):
-    from controller.web.hub import Client
-    c = Client(hub.queue_size)
-    hub.clients.add(c)
+def _client(broadcast: Broadcast):
+    from controller.web.broadcast import Client
+    c = Client(broadcast.queue_size)
+    broadcast.clients.add(c)
     return c

@@ -1,7 +1,7 @@
-"""The WebSocket hub: one referee, many screens.
+"""The WebSocket broadcast: one referee, many screens.
 
 The referee calls its subscribers from whatever thread fed it (a reader, the admin
-page), so the hub hops onto the asyncio loop first. Each message is built and
+page), so the broadcast hops onto the asyncio loop first. Each message is built and
 serialised once, then offered to every client's own bounded queue: a phone on a weak
 link fills its queue and is switched to "resync" (its queue dropped, a fresh full
 snapshot sent when it catches up) instead of holding up the table screen.
@@ -82,7 +82,7 @@ class Client:
             await self.wake.wait()
 
 
-class Hub:
+class Broadcast:
     def __init__(self, referee: Referee, *, queue_size: int = QUEUE_SIZE) -> None:
         self.referee = referee
         self.queue_size = queue_size
