@@ -18,6 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from controller.referee.referee import Referee
 from controller.web.admin_routes import Gate, admin_router
 from controller.web.body_limit import BodyLimit
+from controller.web.broadcast import Broadcast
 from controller.web.calibrate_routes import (
     MAX_UPLOAD_BYTES,
     ZONES_FILE,
@@ -25,7 +26,6 @@ from controller.web.calibrate_routes import (
     ZonesHook,
     calibrate_router,
 )
-from controller.web.broadcast import Broadcast
 from controller.web.pin import PinCheck, valid_pin
 from controller.web.public_routes import STATIC, public_router
 from controller.web.security import RateLimiter, Sessions, load_or_create_secret
