@@ -1,6 +1,6 @@
 """Accuracy and speed of the camera recognition path on a folder of labelled images.
 
-    .venv/bin/python bench/vision_accuracy.py DIR [--part all|dev|held] [--enroll FILE] [--limit N]
+    .venv/bin/python bench/vision_accuracy.py DIR [--part all|dev|held] [--deck-glyphs FILE] [--limit N]
                                          [--every N] [--show-misses]
 
 DIR holds single-card photos, each file name starting with its card (``AS.jpg``,
@@ -240,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
         "dir", type=Path, help="a folder of single-card photos, or of scenes with labels.json"
     )
     ap.add_argument(
-        "--enroll", type=Path, default=None, help="an enrollment file from vision.enroll"
+        "--deck-glyphs", type=Path, default=None, help="a deck's glyphs from vision.learn_deck"
     )
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument(
@@ -257,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     rss_before = rss_mb()
-    detector = CardDetector(enrollment=args.enroll)
+    detector = CardDetector(deck_glyphs=args.deck_glyphs)
     baseline = TemplateBaseline()
     labels_file = args.dir / "labels.json"
     if labels_file.exists():

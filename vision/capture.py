@@ -1,12 +1,12 @@
 """Capture a table's own deck under its own camera and light: labelled frames to measure
-and enrol from.
+and learn the deck from.
 
 Figures from other people's photographs say little about a club's table: its deck, its
 cloth, its lamp. So the organiser walks through the 52 cards under the table's camera;
 each card is laid alone on a play spot, a few frames are saved with the card code first
 in the file name (``AS_00.jpg``), and ``bench/vision_accuracy.py DIR`` measures the table's own
-accuracy from them, ``python -m vision.enroll DIR deck.npz`` builds the deck's
-enrollment. Scenes (several cards, overlapping as thrown) are saved with a
+accuracy from them, ``python -m vision.learn_deck DIR deck.npz`` learns the deck's
+own glyphs. Scenes (several cards, overlapping as thrown) are saved with a
 ``labels.json`` (file → the cards in view), which ``bench/vision_accuracy.py`` also reads.
 """
 

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from vision.locate import WORK_SIZE, LocateConfig, find_candidates, rectify, turned
-from vision.model import Enrollment, GlyphModel
+from vision.model import DeckGlyphs, GlyphModel
 from vision.overlap import MAX_HYPOTHESES, card_short_side, corner_hypotheses
 from vision.plane import TablePlane
 from vision.reader import CardRead, CardReader
@@ -45,7 +45,7 @@ class Detection:
 class CardDetector:
     """Finds and reads every card in a frame. Loads the glyph model once.
 
-    ``enrollment`` (a file written by ``vision.enroll``) adds one deck's own glyphs.
+    ``deck_glyphs`` (a file written by ``vision.learn_deck``) adds one deck's own glyphs.
     ``empty`` is a frame of the empty table (captured at calibration): on a light table
     it is the surest way to tell a card from the surface. ``plane`` (the table's
     homography from calibration) makes cards be found in a top-down view of the table,
@@ -56,16 +56,16 @@ class CardDetector:
     def __init__(
         self,
         model: GlyphModel | None = None,
-        enrollment: Enrollment | str | Path | None = None,
+        deck_glyphs: DeckGlyphs | str | Path | None = None,
         locate: LocateConfig | None = None,
         empty: np.ndarray | None = None,
         plane: TablePlane | None = None,
     ) -> None:
         model = model or GlyphModel.load()
-        if enrollment is not None and not isinstance(enrollment, Enrollment):
-            enrollment = Enrollment.load(enrollment)
-        if enrollment is not None:
-            model.enrollment = enrollment
+        if deck_glyphs is not None and not isinstance(deck_glyphs, DeckGlyphs):
+            deck_glyphs = DeckGlyphs.load(deck_glyphs)
+        if deck_glyphs is not None:
+            model.deck_glyphs = deck_glyphs
         self.reader = CardReader(model)
         self.locate = locate or LocateConfig()
         self.empty = empty

@@ -1,4 +1,4 @@
-"""A tiny numpy multilayer perceptron for index glyphs, plus optional deck enrollment.
+"""A tiny numpy multilayer perceptron for index glyphs, plus one deck's learned glyphs.
 
 Numpy only, so the Pi needs no learning framework: one hidden layer is enough for a
 few dozen glyph shapes and runs in microseconds. The weights live in
@@ -44,11 +44,12 @@ class Mlp:
 
 
 @dataclass
-class Enrollment:
+class DeckGlyphs:
     """Glyph features of one specific deck, read from labelled pictures of its cards.
 
-    Used as a nearest-neighbour vote on top of the generic model: an enrolled deck's
-    own glyphs are the best possible reference for that deck.
+    Used as a nearest-neighbour vote on top of the generic model: a deck's own glyphs
+    are the best possible reference for that deck. Written by ``vision.learn_deck``.
+    (Not the RFID deck map: that is ``controller.decks``, tag to card.)
     """
 
     rank_x: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
@@ -62,17 +63,17 @@ class Enrollment:
         )
 
     @classmethod
-    def load(cls, path: str | Path) -> Enrollment:
+    def load(cls, path: str | Path) -> DeckGlyphs:
         d = np.load(path)
         return cls(d["rank_x"], d["rank_y"], d["suit_x"], d["suit_y"])
 
 
 def knn_proba(x: np.ndarray, ref_x: np.ndarray, ref_y: np.ndarray, n_classes: int) -> np.ndarray:
-    """Class probabilities from the nearest enrolled glyph of each enrolled class.
+    """Class probabilities from the nearest learned glyph of each learned class.
 
     The temperature is fixed: feature vectors are unit-ish, so squared distances between
     two readings of the same glyph sit well under 0.3 and between different glyphs above 1.
-    Classes with no enrolled example get zero here; :func:`blend` leaves them to the model.
+    Classes with no learned example get zero here; :func:`blend` leaves them to the model.
     """
     d2 = ((x[:, None, :] - ref_x[None, :, :]) ** 2).sum(-1)
     best = np.full((len(x), n_classes), np.inf, np.float32)
@@ -82,27 +83,27 @@ def knn_proba(x: np.ndarray, ref_x: np.ndarray, ref_y: np.ndarray, n_classes: in
 
 
 def blend(p_model: np.ndarray, x: np.ndarray, ref_x: np.ndarray, ref_y: np.ndarray) -> np.ndarray:
-    """Mix enrolled nearest neighbours into the model, only among the enrolled classes.
+    """Mix the deck's nearest glyphs into the model, only among the classes it has.
 
-    A partial enrollment (say only the court cards) must not push the other classes to
-    zero, so the neighbour vote only redistributes the model's mass over enrolled classes.
+    A partly learned deck (say only the court cards) must not push the other classes to
+    zero, so the neighbour vote only redistributes the model's mass over the learned classes.
     """
-    enrolled = np.zeros(p_model.shape[1], bool)
-    enrolled[np.unique(ref_y)] = True
+    learned = np.zeros(p_model.shape[1], bool)
+    learned[np.unique(ref_y)] = True
     knn = knn_proba(x, ref_x, ref_y, p_model.shape[1])
-    mass = p_model[:, enrolled].sum(axis=1, keepdims=True)
+    mass = p_model[:, learned].sum(axis=1, keepdims=True)
     out = p_model.copy()
-    out[:, enrolled] = 0.3 * p_model[:, enrolled] + 0.7 * mass * knn[:, enrolled]
+    out[:, learned] = 0.3 * p_model[:, learned] + 0.7 * mass * knn[:, learned]
     return out
 
 
 @dataclass
 class GlyphModel:
-    """Rank and suit heads, and an optional enrollment blended in."""
+    """Rank and suit heads, and optionally one deck's learned glyphs blended in."""
 
     rank: Mlp
     suit: Mlp
-    enrollment: Enrollment | None = None
+    deck_glyphs: DeckGlyphs | None = None
 
     @classmethod
     def load(cls, path: str | Path = DEFAULT_WEIGHTS) -> GlyphModel:
@@ -122,14 +123,14 @@ class GlyphModel:
 
     def rank_proba(self, x: np.ndarray) -> np.ndarray:
         p = self.rank.proba(x)
-        e = self.enrollment
+        e = self.deck_glyphs
         if e is not None and len(e.rank_y):
             p = blend(p, x, e.rank_x, e.rank_y)
         return p
 
     def suit_proba(self, x: np.ndarray) -> np.ndarray:
         p = self.suit.proba(x)
-        e = self.enrollment
+        e = self.deck_glyphs
         if e is not None and len(e.suit_y):
             p = blend(p, x, e.suit_x, e.suit_y)
         return p

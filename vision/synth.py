@@ -63,7 +63,7 @@ def _index_glyphs(rank: str, suit: str, style: int) -> tuple[np.ndarray, np.ndar
     text = render.rank_text(rank)
     if style >= 200:  # a German-pattern index: B (Bube) for the jack, D (Dame) for the queen
         text = {"J": "B", "Q": "D"}.get(text, text)
-    if style >= 100:  # an unusual typeface, for trying out deck enrollment
+    if style >= 100:  # an unusual typeface, for trying out learning a deck
         r = render.text_mask_hershey(text, cv2.FONT_HERSHEY_SCRIPT_COMPLEX, 5, 2.2)
     elif fonts and style % 2 == 0:
         serif = [f for f in fonts if "Serif" in f and "Bold" in f] or list(fonts)

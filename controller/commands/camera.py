@@ -4,7 +4,7 @@ Walks through the 52 cards (spades, hearts, diamonds, clubs; ace down to two): l
 card alone on a play spot, press Enter, and a few frames are saved as
 ``STATE/camera-captures/NAME/AS_00.jpg`` … Then ``--scenes`` saves labelled frames of
 several cards at once (thrown as in play, overlapping), with a ``labels.json``.
-``bench/vision_accuracy.py`` measures either folder; ``python -m vision.enroll`` enrols the deck.
+``bench/vision_accuracy.py`` measures either folder; ``python -m vision.learn_deck`` learns the deck's glyphs.
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def _singles(session, cards: list[str], out: TextIO, ask: Callable[[str], str]) 
         print(f"  {mark:5} {card}: {saved} frames saved; the reader sees {seen}", file=out)
     print(f"captured {taken} cards in {session.folder}", file=out)
     print(f"measure: .venv/bin/python bench/vision_accuracy.py {session.folder}", file=out)
-    print(f"enrol:   .venv/bin/python -m vision.enroll {session.folder} deck.npz", file=out)
+    print(f"learn:   .venv/bin/python -m vision.learn_deck {session.folder} deck.npz", file=out)
     return 0 if taken else 1
 
 

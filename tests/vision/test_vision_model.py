@@ -1,4 +1,4 @@
-"""The glyph model: shipped weights, rebuilding them, and deck enrollment."""
+"""The glyph model: shipped weights, rebuilding them, and learning one deck's glyphs."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import cv2
 import numpy as np
 
 from vision import CardDetector, synth
-from vision.enroll import enroll
-from vision.model import DEFAULT_WEIGHTS, Enrollment, GlyphModel
+from vision.learn_deck import learn_deck
+from vision.model import DEFAULT_WEIGHTS, DeckGlyphs, GlyphModel
 from vision.reader import CardReader
 from vision.train import train
 
@@ -35,12 +35,12 @@ def test_training_script_rebuilds_a_working_model(tmp_path: Path) -> None:
     assert sum(g == c for g, c in zip(got, cards, strict=True)) >= 5
 
 
-def test_enrollment_teaches_an_unusual_index(tmp_path: Path) -> None:
+def test_learning_a_deck_teaches_an_unusual_index(tmp_path: Path) -> None:
     """A German-pattern deck prints B for the jack: unknown to the generic model."""
     style = 200
     spades_hearts = [r + s for r in "AKQJT98765432" for s in "SH"]
-    # enrolled the way a table would: each card laid once under the camera
-    e = enroll(
+    # learned the way a table would: each card laid once under the camera
+    e = learn_deck(
         (c, synth.scene([synth.CardSpec(c, (640, 480), 320, 17 * i, style)], seed=i)[0])
         for i, c in enumerate(spades_hearts)
     )
@@ -54,14 +54,14 @@ def test_enrollment_teaches_an_unusual_index(tmp_path: Path) -> None:
 
     generic = reads(CardDetector())
     assert generic != targets  # the jacks are beyond the generic model
-    enrolled = reads(CardDetector(enrollment=Enrollment.load(tmp_path / "deck.npz")))
-    assert enrolled == targets
+    learned = reads(CardDetector(deck_glyphs=DeckGlyphs.load(tmp_path / "deck.npz")))
+    assert learned == targets
 
 
-def test_partial_enrollment_leaves_other_classes_alone() -> None:
-    e = enroll((c, synth.card_face(c, 0)) for c in ("KS", "KH"))
+def test_a_partly_learned_deck_leaves_other_classes_alone() -> None:
+    e = learn_deck((c, synth.card_face(c, 0)) for c in ("KS", "KH"))
     reader = CardReader(GlyphModel.load())
-    reader.model.enrollment = e
+    reader.model.deck_glyphs = e
     for card in ("7D", "AC", "TS"):
         assert reader.read(flat(synth.card_face(card, 0))).card == card
 

@@ -1,11 +1,11 @@
-"""Enroll one specific deck: learn its own index glyphs from labelled pictures.
+"""Learn one specific deck's own index glyphs from labelled pictures of its cards.
 
-    .venv/bin/python -m vision.enroll DIR OUT.npz
+    .venv/bin/python -m vision.learn_deck DIR OUT.npz
 
 DIR holds one picture per card (more are fine), named by card like the benchmark sets
 (``AS.jpg``, ``TD_01.jpg``, ``10C_00.jpg``): a camera frame with the card alone on the
 table, or a flat scan of the card. The glyphs read from both corners become reference
-examples that the detector blends in (``CardDetector(enrollment=OUT)``), which fixes a
+examples that the detector blends in (``CardDetector(deck_glyphs=OUT)``), which fixes a
 deck whose typeface the generic model finds unusual.
 """
 
@@ -24,7 +24,7 @@ from vision.detector import CARD_SIZE
 from vision.imageio import read_image
 from vision.index import corners, find_index
 from vision.locate import find_quads, rectify
-from vision.model import RANKS, SUITS, Enrollment
+from vision.model import RANKS, SUITS, DeckGlyphs
 
 _LABEL = re.compile(r"^(10|[AKQJT98765432])([SHDC])", re.IGNORECASE)
 
@@ -49,8 +49,8 @@ def card_views(image: np.ndarray) -> list[np.ndarray]:
     return [cv2.resize(image, CARD_SIZE, interpolation=cv2.INTER_AREA)]
 
 
-def enroll(samples: Iterable[tuple[str, np.ndarray]]) -> Enrollment:
-    """Build an enrollment from ``(label, image)`` pairs (label like ``10C`` or ``TC``)."""
+def learn_deck(samples: Iterable[tuple[str, np.ndarray]]) -> DeckGlyphs:
+    """Learn a deck's glyphs from ``(label, image)`` pairs (label like ``10C`` or ``TC``)."""
     rank_x, rank_y, suit_x, suit_y = [], [], [], []
     for label, image in samples:
         rank, suit = label[:-1], label[-1]
@@ -65,8 +65,8 @@ def enroll(samples: Iterable[tuple[str, np.ndarray]]) -> Enrollment:
                 suit_x.append(glyphs.normalise(g.suit))
                 suit_y.append(SUITS.index(suit))
     if not rank_x:
-        return Enrollment()
-    return Enrollment(
+        return DeckGlyphs()
+    return DeckGlyphs(
         glyphs.features(np.stack(rank_x)),
         np.array(rank_y, np.int32),
         glyphs.features(np.stack(suit_x)),
@@ -89,10 +89,10 @@ def main(argv: list[str] | None = None) -> int:
             if img is not None and label is not None:
                 yield label, img
 
-    e = enroll(samples())
-    e.save(args.out)
-    print(f"enroll glyphs={len(e.rank_y)} out={args.out}")
-    return 0 if len(e.rank_y) else 1
+    learned = learn_deck(samples())
+    learned.save(args.out)
+    print(f"learn_deck glyphs={len(learned.rank_y)} out={args.out}")
+    return 0 if len(learned.rank_y) else 1
 
 
 if __name__ == "__main__":
