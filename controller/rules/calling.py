@@ -6,6 +6,7 @@ from __future__ import annotations
 from . import inputs as I
 from .cards import CARDS, JACK, Suit
 from .errors import (
+    THE_CARD,
     CardSeenTwice,
     InvalidChoice,
     NotInHand,
@@ -84,7 +85,7 @@ class Calling:
         if move.seat in self.draws:
             raise OutOfTurn(f"{self._named(move.seat)} has already drawn")
         if move.card in self.draws.values():
-            raise CardSeenTwice(f"{CARDS[move.card]} was already drawn")
+            raise CardSeenTwice(f"{THE_CARD} was already drawn", move.card)
         self.draws[move.seat] = move.card
         out.append(CardDrawn(move.seat, CARDS[move.card]))
         if len(self.draws) < 4:
@@ -110,13 +111,13 @@ class Calling:
         if not self.dealt_mode:
             raise WrongPhase("cards are not read at the deal in 'played' mode")
         if self.phase not in (Phase.DEAL, Phase.CALL) or h.deal_index >= 52:
-            raise TooManyCards(f"all 52 cards are already dealt, so {CARDS[move.card]} is not counted: "
+            raise TooManyCards(f"all 52 cards are already dealt, so {THE_CARD} is not counted: "
                                "no hand gets a 53rd card")
         c = int(move.card)
         seat = h.deal_order[h.deal_index]
         if c in h.dealt_set:
             owner = next(s for s in range(4) if c in h.dealt[s])
-            raise CardSeenTwice(f"{CARDS[c]} was already dealt to {self._named(owner)} this hand")
+            raise CardSeenTwice(f"{THE_CARD} was already dealt to {self._named(owner)} this hand", c)
         h.started = True
         h.dealt_set.add(c)
         h.holdings[seat].add(c)
@@ -186,12 +187,10 @@ class Calling:
         self._auction_next(out)
 
     def _auction_next(self, out: list[Event]) -> None:
+        """The turn passes to the next seat that has neither passed nor holds the high
+        bid; when there is none, the high bidder has won the auction."""
         a = self.hand.auction
         assert a is not None
-        active = [s for s in range(4) if s not in a.passed]
-        if a.high_seat is not None and active == [a.high_seat]:
-            self._auction_won(out, forced=False)
-            return
         s = a.turn
         for _ in range(4):
             s = (s + 1) & 3
@@ -245,8 +244,7 @@ class Calling:
         h = self.hand
         c = int(move.card)
         if self.dealt_mode and c not in h.dealt[move.seat][: h.first_batch]:
-            raise NotInHand(f"{CARDS[c]} is not among {self._named(move.seat)}'s first {h.first_batch} cards")
-        self._check_unseen_elsewhere(c, move.seat)
+            raise NotInHand(f"{THE_CARD} is not among {self._named(move.seat)}'s first {h.first_batch} cards", c)
         h.started = True
         h.holdings[move.seat].add(c)
         self._make_public_trump(c // 13, c, move.seat, "shown", out)
@@ -282,7 +280,6 @@ class Calling:
         if self.dealt_mode:
             raise WrongPhase("in 'dealt' mode the turned card is known from the deal")
         c = int(move.card)
-        self._check_unseen_elsewhere(c, h.caller)
         h.holdings[h.caller].add(c)  # type: ignore[index]
         self._set_trump_from_card(c, out)
         self._maybe_start_play(out)
@@ -301,7 +298,6 @@ class Calling:
         if c is not None:
             if self.dealt_mode and c not in h.dealt[move.seat][: h.first_batch]:
                 raise NotInHand(f"the face-down trump must be one of {self._named(move.seat)}'s first {h.first_batch} cards")
-            self._check_unseen_elsewhere(c, move.seat)
             h.holdings[move.seat].add(c)
         h.started = True
         h.trump = c // 13 if c is not None else int(move.suit)  # type: ignore[arg-type]
@@ -313,14 +309,6 @@ class Calling:
         if self.dealt_mode and h.deal_complete and self._check_seven_trumps(out):
             return
         self._maybe_start_play(out)
-
-    def _check_unseen_elsewhere(self, c: int, seat: int | None) -> None:
-        h = self.hand
-        if c in h.played:
-            raise CardSeenTwice(f"{CARDS[c]} has already been played this hand")
-        for s in range(4):
-            if s != seat and c in h.holdings[s]:
-                raise NotInHand(f"{CARDS[c]} belongs to {self._named(s)}, not {self._named(seat)}")
 
     def _check_seven_trumps(self, out: list[Event]) -> bool:
         h = self.hand
@@ -396,10 +384,9 @@ class Calling:
         if move.seat != h.caller:
             raise OutOfTurn("only the caller turns the trump up himself")
         if self.phase in (Phase.DEAL, Phase.CALL):
-            if not (o.thirteen_reveal and h.bid >= o.bid_max and h.deal_complete):
-                raise WrongPhase("the trump can be shown before play only by a 13 bidder holding all his cards")
-            self._reveal("the 13 bidder showed it", out)
-            return
+            # With the trump hidden, play starts the moment the deal is complete, so
+            # before play nobody holds all his cards: a 13 bidder shows it on his lead.
+            raise WrongPhase("the trump can be shown before play only by a 13 bidder holding all his cards")
         if self.phase is not Phase.PLAY:
             raise WrongPhase("the trump cannot be shown now")
         if h.turn() != move.seat:

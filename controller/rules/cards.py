@@ -17,10 +17,6 @@ class Suit(IntEnum):
     C = 3
 
     @property
-    def letter(self) -> str:
-        return self.name
-
-    @property
     def title(self) -> str:
         return ("spades", "hearts", "diamonds", "clubs")[self]
 

@@ -101,14 +101,13 @@ class Ending:
         need_them = 14 - h.bid
         broken_counts = h.trump_public or not o.unrevealed_trump_callers_win
         if mine >= h.bid:
-            self._end_hand(Outcome(ct, (c0, c1), "bid made", bid_made=True), out)
+            self._end_hand(Outcome(ct, (c0, c1), "bid made"), out)
         elif theirs >= need_them and broken_counts:
-            self._end_hand(Outcome(1 - ct, (c0, c1), "bid broken", bid_made=False), out)
+            self._end_hand(Outcome(1 - ct, (c0, c1), "bid broken"), out)
         elif finished == 13:
-            if not h.trump_public and o.unrevealed_trump_callers_win:
-                self._end_hand(Outcome(ct, (c0, c1), "trump never revealed", bid_made=True), out)
-            else:
-                self._end_hand(Outcome(1 - ct, (c0, c1), "bid broken", bid_made=False), out)
+            # After 13 tricks a bid not made is broken, so only a break that does not
+            # count yet gets here: the trump stayed hidden and the callers win then.
+            self._end_hand(Outcome(ct, (c0, c1), "trump never revealed"), out)
 
     def _offer_play_on(self, team: int, out: list[Event]) -> None:
         self.hand.play_on_team = team
@@ -144,12 +143,9 @@ class Ending:
         w = 1 - team_of(seat)
         o = self.options
         c0, c1 = h.captured
-        bid_made = None
-        if o.scoring is Scoring.BID and h.caller is not None:
-            bid_made = w == team_of(h.caller)
         return Outcome(w, (c0, c1), f"revoke by {self._named(seat)}{how}", forfeit_by=seat,
                        revoke_trick=h.trick_no if trick is None else trick,
-                       revoke_court=court and o.scoring is Scoring.COURTS, bid_made=bid_made)
+                       revoke_court=court and o.scoring is Scoring.COURTS)
 
     def _end_hand(self, outcome: Outcome, out: list[Event]) -> None:
         h = self.hand

@@ -381,14 +381,3 @@ for _cls in list(globals().values()):
     if isinstance(_cls, type) and issubclass(_cls, Event) and _cls is not Event:
         _KIND_NAMES[_cls] = _kind(_cls)
         EVENT_TYPES[_kind(_cls)] = _cls
-
-
-def is_public(event: Event) -> bool:
-    return event.private is None
-
-
-def visible_to(event: Event, seat: int | None) -> bool:
-    """Whether the public (seat None) or one seat may see this event."""
-    if event.private is None:
-        return True
-    return seat is not None and getattr(event, "seat", None) == seat

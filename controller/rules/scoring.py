@@ -27,7 +27,6 @@ class Outcome:
     revoke_reason: str = ""  # what the revoke's court is for (default: ``reason``)
     sweep: bool = False  # the winners took the first seven tricks
     all_thirteen: bool = False
-    bid_made: bool | None = None
 
 
 @dataclass(slots=True)

@@ -38,25 +38,10 @@ from controller.rules.events import (  # noqa: E402
     MoveTimedOut,
     RevokeFlagged,
     RevokeProof,
-    TrumpCalled,
-    TrumpSetSecretly,
-    is_public,
-    visible_to,
 )
 from controller.rules.options import Options, option_help, to_plain  # noqa: E402
 
 # ---------------------------------------------------------------------------- audiences
-
-
-def test_a_seats_secret_is_shown_to_that_seat_only() -> None:
-    """The hidden trump card is told to its caller and nobody else; a public event is
-    everyone's, the public screen included."""
-    secret = TrumpSetSecretly(2, Suit.H, card("7H"))
-    assert not is_public(secret)
-    assert [visible_to(secret, s) for s in (None, 0, 1, 2, 3)] == [False, False, False, True, False]
-    called = TrumpCalled(2, Suit.H, "announced", None)
-    assert is_public(called)
-    assert [visible_to(called, s) for s in (None, 0, 1, 2, 3)] == [True] * 5
 
 
 def test_a_revoke_proof_reaches_the_offender_and_the_admin_not_the_table() -> None:
@@ -72,8 +57,7 @@ def test_a_revoke_proof_reaches_the_offender_and_the_admin_not_the_table() -> No
     (flag,) = of_type(events, RevokeFlagged)
     (proof,) = of_type(events, RevokeProof)
     assert flag.proof is None and proof.seat == 1 and proof.card.suit is Suit.H
-    assert visible_to(flag, None) and not visible_to(proof, None)
-    assert [visible_to(proof, s) for s in range(4)] == [False, True, False, False]
+    assert flag.private is None and proof.private == "seat"
     assert m.public_view()["revokes"][0]["proof"] is None
     assert m.seat_view(0)["revokes"][0]["proof"] is None
     assert m.seat_view(1)["revokes"][0]["proof"] == proof.card.text
