@@ -12,7 +12,7 @@ from vision.locate import WORK_SIZE, LocateConfig, find_candidates, rectify, tur
 from vision.model import DeckGlyphs, GlyphModel
 from vision.overlap import MAX_HYPOTHESES, card_short_side, corner_hypotheses
 from vision.plane import TablePlane
-from vision.reader import CardRead, CardReader
+from vision.reader import CardReader
 
 #: Rectified card size (width, height): index glyphs come out roughly 25-35 px tall.
 CARD_SIZE = (200, 300)
@@ -71,9 +71,6 @@ class CardDetector:
         self.empty = empty
         self.plane = plane
         self._empty_view: tuple[int, int, np.ndarray | None] | None = None
-
-    def read_card(self, card_bgr: np.ndarray) -> CardRead:
-        return self.reader.read(card_bgr)
 
     def _candidates(
         self, frame_bgr: np.ndarray, masks: list[tuple[np.ndarray, float]]

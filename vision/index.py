@@ -56,12 +56,6 @@ class IndexGlyphs:
     right_holed: bool = True
 
 
-def ink_map(corner_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(ink mask, Lab image) of a corner; see :func:`ink_score`."""
-    ink, lab, _, _ = ink_score(corner_bgr)
-    return ink, lab
-
-
 def ink_score(corner_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """(ink mask, Lab image, ink score, threshold) of a corner; ink is anything darker or more coloured than paper.
 

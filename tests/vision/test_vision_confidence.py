@@ -6,9 +6,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import CardDetector, render
+from vision import render
 from vision.pips import Pips
-from vision.reader import PIPS_CONTRADICT, PIPS_SHORT, SURE, pip_cap
+from vision.reader import PIPS_CONTRADICT, PIPS_SHORT, SURE, CardReader, pip_cap
 from vision.synth import card_face
 
 
@@ -56,10 +56,10 @@ def with_pips(card: str, n: int) -> np.ndarray:
 def test_a_queens_index_over_nine_pips_is_not_read_surely() -> None:
     """The misread seen on a small real card (9H read QH at 0.99 with nine pips in view):
     whatever the index says, nine pips forbid a sure queen."""
-    res = CardDetector().read_card(with_pips("QH", 9))
+    res = CardReader().read(with_pips("QH", 9))
     assert res.card is None or res.confidence <= PIPS_CONTRADICT
 
 
 def test_a_spot_card_whose_pips_agree_stays_sure() -> None:
-    res = CardDetector().read_card(with_pips("9H", 9))
+    res = CardReader().read(with_pips("9H", 9))
     assert res.card == "9H" and res.confidence >= SURE
