@@ -8,9 +8,23 @@ refuses it and leaves its state untouched. Messages are written for the table.
 
 from __future__ import annotations
 
+from .cards import CARDS
+
+#: Where a refusal's sentence names the card it refused: the full sentence (for the
+#: admin) writes the card there, the public one "a card", so a card still in a hand
+#: never reaches the table screen through a refusal.
+THE_CARD = "{card}"
+
 
 class ImpossibleInput(Exception):
-    """Base of every refused input; ``str(err)`` is a sentence for the table screen."""
+    """Base of every refused input; ``str(err)`` is a sentence for the admin, ``public``
+    the same sentence for everyone. A sentence that names the refused card writes
+    :data:`THE_CARD` in its place and passes the card."""
+
+    def __init__(self, sentence: str, card: int | None = None) -> None:
+        self.card = card
+        self.public = sentence.replace(THE_CARD, "a card")
+        super().__init__(sentence if card is None else sentence.replace(THE_CARD, CARDS[card].text))
 
 
 class CardSeenTwice(ImpossibleInput):

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from . import inputs as I
 from .cards import ACE, CARDS, Card, Suit
 from .errors import (
+    THE_CARD,
     CardSeenTwice,
     InvalidChoice,
     NoCardsLeft,
@@ -76,7 +77,7 @@ class Playing:
             if self.phase in (Phase.DEAL, Phase.CALL):
                 late = after_hand_end(self, move.seat, int(move.card))  # type: ignore[arg-type]
                 if late is not None:
-                    raise WrongPhase(late)
+                    raise WrongPhase(late, int(move.card))
                 if not h.deal_complete and not self._close_short_deal(out):
                     raise WrongPhase(f"the deal is not finished ({h.deal_index} of 52 cards seen)")
                 if self.phase is not Phase.PLAY:
@@ -88,7 +89,7 @@ class Playing:
         if not 0 <= seat <= 3:
             raise OutOfTurn(f"there is no seat {seat}")
         if c in h.played:  # already on the table: read again, or from the wrong seat
-            raise CardSeenTwice(seen_again(self, seat, c))  # type: ignore[arg-type]
+            raise CardSeenTwice(seen_again(self, seat, c), c)  # type: ignore[arg-type]
         if h.pending is None and h.correction_from is None:
             # The common case, kept short: no correction open, the turn is the next seat.
             n = len(h.trick)
@@ -170,15 +171,15 @@ class Playing:
         if h.played_count[seat] >= 13:
             raise NoCardsLeft(f"{self._named(seat)} has no cards left")
         if c in h.played:
-            raise CardSeenTwice(seen_again(self, seat, c))  # type: ignore[arg-type]
+            raise CardSeenTwice(seen_again(self, seat, c), c)  # type: ignore[arg-type]
         if h.dealt_mode:
             if c not in h.holdings[seat]:
                 owner = next(s for s in range(4) if c in h.holdings[s])
-                raise NotInHand(f"{CARDS[c]} was dealt to {self._named(owner)}, it cannot come from {self._named(seat)}")
+                raise NotInHand(f"{THE_CARD} was dealt to {self._named(owner)}, it cannot come from {self._named(seat)}", c)
         else:
             for s in range(4):
                 if s != seat and c in h.holdings[s]:
-                    raise NotInHand(f"{CARDS[c]} is {self._named(s)}'s card, it cannot come from {self._named(seat)}")
+                    raise NotInHand(f"{THE_CARD} is {self._named(s)}'s card, it cannot come from {self._named(seat)}", c)
 
     def _play(self, seat: int, c: int, out: list[Event]) -> None:
         h = self.hand

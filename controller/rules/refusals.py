@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cards import CARDS
+from .errors import THE_CARD
 from .events import FaceDownPlayed, FaceDownShown, HandStarted, PlayAccepted
 
 if TYPE_CHECKING:
@@ -35,13 +35,13 @@ def seen_again(m: Match, seat: int, card: int) -> str:
     """A card already played this hand turns up at a seat's spot again."""
     found = who_played(m, card)
     if found is None:  # not reachable while ``played`` and the events agree
-        return f"{CARDS[card]} has already been played this hand"
+        return f"{THE_CARD} has already been played this hand"
     player, trick = found
     when = "in this trick" if trick == m.hand.trick_no else f"in trick {trick}"
     if player == seat:
-        return (f"{CARDS[card]} is already on the table ({m.seat_names[player]} played it {when}); "
+        return (f"{THE_CARD} is already on the table ({m.seat_names[player]} played it {when}); "
                 "seen again, it is counted once")
-    return (f"{CARDS[card]} was played by {m.seat_names[player]} {when}; "
+    return (f"{THE_CARD} was played by {m.seat_names[player]} {when}; "
             f"it cannot come from {m.seat_names[seat]} as well")
 
 
@@ -55,7 +55,7 @@ def after_hand_end(m: Match, seat: int, card: int) -> str | None:
         waits = "the deal"
     else:
         waits = "the auction" if h.auction is not None and not h.auction.done else "the trump call"
-    return (f"hand {h.number - 1} is over: {CARDS[card]} from {m.seat_names[seat]} is not counted "
+    return (f"hand {h.number - 1} is over: {THE_CARD} from {m.seat_names[seat]} is not counted "
             f"(hand {h.number} waits for {waits})")
 
 

@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from . import inputs as I
 from .cards import CARDS, Suit
-from .errors import CardSeenTwice, InvalidChoice, NotInHand, WrongPhase
+from .errors import THE_CARD, CardSeenTwice, InvalidChoice, NotInHand, WrongPhase
 from .events import (
     CardShown,
     Event,
@@ -76,12 +76,12 @@ class Showing:
         if seat not in h.show_asked:
             raise InvalidChoice(f"{name} was not asked to show cards")
         if c in h.played:
-            raise CardSeenTwice(f"{CARDS[c]} was played earlier in this hand, so it cannot be in {name}'s hand")
+            raise CardSeenTwice(f"{THE_CARD} was played earlier in this hand, so it cannot be in {name}'s hand", c)
         if c in h.shown[seat]:
-            raise CardSeenTwice(f"{name} has already shown {CARDS[c]}")
+            raise CardSeenTwice(f"{name} has already shown {THE_CARD}", c)
         for other in range(4):
             if other != seat and (c in h.shown[other] or c in h.holdings[other]):
-                raise NotInHand(f"{CARDS[c]} is {self._named(other)}'s card, so it cannot be in {name}'s hand")
+                raise NotInHand(f"{THE_CARD} is {self._named(other)}'s card, so it cannot be in {name}'s hand", c)
         self._take_shown(seat, c, out)
         if not h.show_asked:
             self._finish_showing(out)
