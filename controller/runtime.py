@@ -175,3 +175,13 @@ def start_move_timer(service: TableService, stop: threading.Event) -> None:
     from controller.referee.move_timer import MoveTimer
 
     threading.Thread(target=MoveTimer(service.referee).run, args=(stop,), daemon=True, name="move-timer").start()
+
+
+def start_match_clock(service: TableService, stop: threading.Event) -> Any:
+    """The match clock: time left on the screens, and time called when it is up (a match
+    played to an agreed number of minutes; it idles otherwise)."""
+    from controller.referee.match_clock import MatchClock
+
+    clock = MatchClock(service.referee)
+    threading.Thread(target=clock.run, args=(stop,), daemon=True, name="match-clock").start()
+    return clock

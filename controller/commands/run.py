@@ -28,6 +28,7 @@ def run(args: argparse.Namespace) -> int:
         start_camera,
         start_gpio,
         start_hub,
+        start_match_clock,
         start_move_timer,
         start_oled,
         start_voice,
@@ -102,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
         virtual.start(stop)
     threading.Thread(target=ready, daemon=True, name="ready").start()
     start_move_timer(service, stop)
+    start_match_clock(service, stop)
     # systemd stops the service with SIGTERM: close the journal and readers cleanly.
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:

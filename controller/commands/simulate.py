@@ -47,7 +47,13 @@ def run(args: argparse.Namespace) -> int:
     from controller.decks.deckmap import DeckMap, DeckStore
     from controller.readers.virtual_hub import VirtualHub
     from controller.referee.service import TableService
-    from controller.runtime import make_web_app, serve_web, start_hub, start_move_timer
+    from controller.runtime import (
+        make_web_app,
+        serve_web,
+        start_hub,
+        start_match_clock,
+        start_move_timer,
+    )
     from controller.signals.narrate import describe
     from controller.sim.simulator import SimSettings, SimulatedTable, simulated_deck
 
@@ -100,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
     sim = SimulatedTable(service.referee, hub, deck, settings, say=(lambda t: None) if args.quiet else print)
     stop = threading.Event()
     start_move_timer(service, stop)
+    start_match_clock(service, stop)
     # SIGTERM (a terminal closing, `timeout`, a service manager) ends the run like Ctrl-C,
     # so the temporary journal folder is removed either way.
     signal.signal(signal.SIGTERM, _interrupt)

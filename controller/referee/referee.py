@@ -120,6 +120,9 @@ class Referee:
         self._base_seq = 0
         self._older: list[tuple[snapshots.RefereeState | None, int, list[Entry]]] = []
         self._saved_seq = 0
+        #: more of the public state, each from a part beside the referee that knows what the
+        #: engine may not (the match clock: controller.referee.match_clock); nothing secret
+        self.state_extras: dict[str, Callable[[], Any]] = {}
 
     # ---------------------------------------------------------------- subscribers
     def subscribe(self, fn: Subscriber) -> Callable[[], None]:
@@ -519,6 +522,7 @@ class Referee:
                 "journal_damaged": self.damaged,
                 "seq": self._seq,
                 "counters": dict(self.counters),
+                **{key: part() for key, part in self.state_extras.items()},
             }
 
     def seat_state(self, seat: int) -> dict[str, Any]:

@@ -159,7 +159,8 @@ class Options:
     dealer_rule: DealerRule = _opt(DealerRule.WINNER, "how the deal passes")
     dealer_threshold: int = _opt(52, "band rung: score at which the dealer's partner takes over")
     match_end: MatchEnd = _opt(MatchEnd.TIME, "when the match ends")
-    match_target: int = _opt(0, "hands or points for match-end hands/points (0: none)")
+    match_target: int = _opt(0, "hands, points or minutes for match-end hands/points/time (0: none; "
+                             "a time without minutes is called by hand)")
     draw: Draw = _opt(Draw.NONE, "drawing cards for the first dealer and partnerships")
     move_timer: int = _opt(0, "seconds a player has to play (0: off); enforced by the referee")
 
