@@ -67,6 +67,7 @@ class WebSection:
     allowed_hosts: list[str] = field(default_factory=list)
     max_connections: int = 256
     header_timeout: float = 10.0
+    body_timeout: float = 30.0
 
 
 @dataclass
@@ -306,6 +307,8 @@ def _check_web(w: WebSection, p: Path, text: str) -> None:
                           "(the service may open 4096 files: LimitNOFILE)")
     if not 1 <= w.header_timeout <= 300:
         raise ConfigError(f"{p}: {_where(text, 'web', 'header_timeout')} must be 1-300 seconds")
+    if not 1 <= w.body_timeout <= 600:
+        raise ConfigError(f"{p}: {_where(text, 'web', 'body_timeout')} must be 1-600 seconds")
 
 
 def _check_club(c: ClubSection, p: Path, text: str) -> None:

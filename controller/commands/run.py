@@ -111,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
             from controller.web.server import WebLimits
 
             limits = WebLimits(max_connections=cfg.web.max_connections, header_timeout=cfg.web.header_timeout,
+                               body_timeout=cfg.web.body_timeout,
                                allowed_hosts=tuple(cfg.web.allowed_hosts))
             serve_web(web[0], cfg.web.host, cfg.web.port, stop, limits)
         else:

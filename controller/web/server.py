@@ -11,6 +11,11 @@ Why each setting:
   make room, so half-open connections cannot keep players out.
 - **Headers have a deadline** (``header_timeout``): a connection that has not finished
   its request line and headers in time is closed. uvicorn alone waits forever.
+- **Bodies have a deadline too** (``body_timeout``): from the end of its headers, a
+  request's whole body must arrive in time, or the connection is closed. Without it a
+  client dripping one byte every few seconds holds a connection (and a route's task)
+  forever: the header deadline no longer applies once the headers are in, and uvicorn
+  keeps reading a body the route never asked for until its last byte.
 - **Small limits on what is buffered**: h11's incomplete-event size (request line and
   headers), WebSocket messages (``ws_max_size``); bodies are limited by
   :class:`controller.web.body_limit.BodyLimit`.
@@ -41,6 +46,9 @@ class WebLimits:
     max_connections: int = 256
     max_per_client: int = 64
     header_timeout: float = 10.0
+    #: seconds for a whole request body after its headers: a 12 MB calibration photo
+    #: needs only ~0.4 MB/s to make it over a phone's Wi-Fi
+    body_timeout: float = 30.0
     keep_alive: int = 5
     max_header_bytes: int = 16 * 1024
     ws_max_size: int = 64 * 1024
@@ -56,7 +64,7 @@ def _client_of(proto: Any) -> str | None:
 
 
 class GuardedH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol with a header deadline and a connection cap."""
+    """uvicorn's h11 protocol with header and body deadlines and a connection cap."""
 
     limits: WebLimits = WebLimits()
 
@@ -64,15 +72,24 @@ class GuardedH11Protocol(H11Protocol):
         super().connection_made(transport)
         self.opened = time.monotonic()
         self._header_timer: asyncio.TimerHandle | None = None
+        self._body_timer: asyncio.TimerHandle | None = None
+        self._upgraded = False
         self._arm_header_timer()
         self._make_room()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_header_timer()
+        self._cancel_body_timer()
         super().connection_lost(exc)
 
+    def handle_events(self) -> None:
+        super().handle_events()
+        self._watch_body()
+
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        self._upgraded = True
         self._cancel_header_timer()  # the WebSocket protocol owns the connection now
+        self._cancel_body_timer()
         super().handle_websocket_upgrade(event)
 
     def on_response_complete(self) -> None:
@@ -97,6 +114,33 @@ class GuardedH11Protocol(H11Protocol):
     def _header_deadline(self) -> None:
         self._header_timer = None
         if not self.transport.is_closing() and self.waiting_for_headers():
+            self.transport.close()
+
+    def receiving_body(self) -> bool:
+        """True while a request's headers are in and its body is not (whether or not
+        the route is reading it)."""
+        return not self._upgraded and self.conn.their_state is h11.SEND_BODY
+
+    def _watch_body(self) -> None:
+        """One deadline per body, armed when its headers are complete: a total, not a
+        per-byte timeout, so a byte every few seconds does not renew it."""
+        if self.receiving_body():
+            if self._body_timer is None:
+                self._body_timer = self.loop.call_later(self.limits.body_timeout, self._body_deadline)
+        else:
+            self._cancel_body_timer()
+
+    def _cancel_body_timer(self) -> None:
+        timer = getattr(self, "_body_timer", None)
+        if timer is not None:
+            timer.cancel()
+            self._body_timer = None
+
+    def _body_deadline(self) -> None:
+        self._body_timer = None
+        if not self.transport.is_closing() and self.receiving_body():
+            # The route (if it is still reading) gets http.disconnect, as for a client
+            # that went away; nothing is parsed from the half body.
             self.transport.close()
 
     def _make_room(self) -> None:

@@ -63,6 +63,7 @@ def test_a_state_directory_that_is_a_file(tmp_path):
     ("[web]\nmax_connections = 100000\n", "'web.max_connections' (line 2)"),
     ("[web]\nallowed_hosts = [1]\n", "'web.allowed_hosts' (line 2)"),
     ("[web]\nheader_timeout = 0\n", "'web.header_timeout' (line 2)"),
+    ("[web]\nbody_timeout = 0.5\n", "'web.body_timeout' (line 2)"),
 ])
 def test_wrong_numbers_name_their_key_and_line(tmp_path, text, needle):
     assert needle in one_line_error(write(tmp_path, text))

@@ -18,7 +18,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from guarded_server import GuardedServer, bytes_written, proc_status  # noqa: E402
+from guarded_server import PIN, GuardedServer, bytes_written, proc_status  # noqa: E402
 
 MB = 1024 * 1024
 CHUNK = 64 * 1024
@@ -167,3 +167,60 @@ def test_half_open_connections_neither_starve_players_nor_flood_the_log(tmp_path
         assert httpx.get(srv.url + "/api/state", timeout=10).status_code == 200
         new_lines = srv.log().splitlines()[log_lines:]
         assert len(new_lines) < 20, "\n".join(new_lines[:40])
+
+
+def drip_until_closed(port: int, head: bytes, most: int, every: float = 0.2) -> tuple[int, bytes]:
+    """Send ``head``, then one body byte every ``every`` seconds, at most ``most`` bytes,
+    reading whatever the server says. Returns (bytes dripped before the server hung up
+    or ``most`` if it never did, everything it answered)."""
+    answer = b""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(head)
+        for dripped in range(most):
+            readable, _, _ = select.select([s], [], [], every)
+            if readable:
+                try:
+                    data = s.recv(4096)
+                except OSError:
+                    data = b""
+                if not data:
+                    return dripped, answer
+                answer += data
+            try:
+                s.sendall(b"x")
+            except (BrokenPipeError, ConnectionResetError):
+                return dripped, answer
+    return most, answer
+
+
+@pytest.fixture(scope="module")
+def quick_body_server(tmp_path_factory):
+    with GuardedServer(tmp_path_factory.mktemp("drip"), limits={"body_timeout": 1.0}) as srv:
+        yield srv
+
+
+def test_a_dripped_login_body_is_cut_off_at_its_deadline(quick_body_server):
+    """A login body sent a byte at a time: before, the connection (and the login's task)
+    stayed as long as the client kept dripping; now it is closed once the body's
+    deadline (1 s here, 30 s by default) has passed, long before the 200 bytes."""
+    head = (b"POST /admin/api/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 200\r\n\r\n")
+    dripped, _ = drip_until_closed(quick_body_server.port, head, most=200)
+    assert dripped < 200
+    assert httpx.get(quick_body_server.url + "/api/state").status_code == 200
+
+
+def test_a_dripped_body_nobody_reads_is_cut_off_too(quick_body_server):
+    """A route that answers without reading the body (here a page that does not exist):
+    the answer comes at once, but uvicorn goes on taking the body until its last byte,
+    and the header deadline does not apply while it does."""
+    head = b"POST /no-such-page HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 200\r\n\r\n"
+    dripped, answer = drip_until_closed(quick_body_server.port, head, most=200)
+    assert answer.startswith(b"HTTP/1.1 404"), answer[:200]
+    assert dripped < 200
+
+
+def test_a_whole_body_sent_in_time_is_served(quick_body_server):
+    with httpx.Client(base_url=quick_body_server.url) as c:
+        token = c.get("/admin/api/session").json()["csrf"]
+        assert c.post("/admin/api/login", json={"pin": PIN, "csrf": token}).status_code == 200
