@@ -137,8 +137,8 @@ class MatchClock:
         for i in range(len(events) - 1, -1, -1):
             e = events[i]
             if e.get("event") == "match-setup":
-                called = any(self._is_call(x) for x in self.referee.entries if x.seq > e["seq"])
-                return _Start(setup, int(e["seq"]), float(e["at"]), called)
+                called = any(self._is_call(x) for x in self.referee.entries if x.seq > e.get("seq"))
+                return _Start(setup, int(e.get("seq")), float(e.get("at")), called)
         return None
 
     def _from_journal(self, setup: MatchSetup) -> _Start | None:

@@ -6,6 +6,7 @@ import { initI18n, onLanguage, t } from "./i18n.js";
 import { connect } from "./live.js";
 import { render, revokeShown } from "./render.js";
 import { optionsForm } from "./options-form.js";
+import { tickClock } from "./clock.js";
 
 let csrf = "";
 let admin = false;
@@ -183,3 +184,4 @@ const store = connect((s) => { render(root, s); fetchProofs(s); currentSeats(s.s
   (up) => { root.dataset.live = up ? "1" : "0"; if (conn) { conn.textContent = up ? "●" : "○"; conn.className = up ? "conn up" : "conn down"; } });
 await session();
 onLanguage(() => { if (store.state) render(root, store); dealerNames(); });
+setInterval(() => { if (store.state) tickClock(root, store.state); }, 1000); // time left, between states

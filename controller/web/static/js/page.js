@@ -2,6 +2,7 @@
 import { initI18n, onLanguage } from "./i18n.js";
 import { connect } from "./live.js";
 import { render } from "./render.js";
+import { tickClock } from "./clock.js";
 
 const root = document.body;
 await initI18n(document.querySelector("#lang"));
@@ -12,3 +13,4 @@ const store = connect(
 );
 onLanguage(() => { if (store.state) render(root, store); });
 setInterval(() => { if (store.state) render(root, store); }, 4000); // lets a notice expire
+setInterval(() => { if (store.state) tickClock(root, store.state); }, 1000); // time left, between states

@@ -2,6 +2,7 @@
 // same data-role elements its own way. Text goes in with textContent only (seat names
 // are typed by people).
 import { t, tOr } from "./i18n.js";
+import { tickClock } from "./clock.js";
 
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
@@ -40,9 +41,10 @@ export function cardNode(text, faceDown = false) {
 
 export function suitText(s) { return s ? `${SUITS[s] || ""} ${t(`suit.${s}`)}` : t("trump.none"); }
 
-function limitText(v) {
+function limitText(v, state) {
   const m = v.match_end;
-  if (m.kind === "time") return m.time_up ? t("limit.time_up") : t("limit.time");
+  if (m.kind === "time" && m.time_up) return t("limit.time_up");
+  if (m.kind === "time") return state.clock ? t("limit.minutes", { n: state.clock.minutes }) : t("limit.time");
   if (!m.target) return t("limit.none");
   return t(`limit.${m.kind}`, { target: m.target });
 }
@@ -189,7 +191,8 @@ export function render(root, store) {
   $(root, "trump").forEach((e) => { e.className = v.trump ? `suit-${v.trump}` : "muted"; });
   setText(root, "turn", v.turn === null ? "–" : t("turn.of", { name: seatName(state, v.turn) }));
   setText(root, "trick-no", t("trick.no", { n: v.trick.number }));
-  setText(root, "limit", limitText(v));
+  setText(root, "limit", limitText(v, state));
+  tickClock(root, state);
   setText(root, "last", lastText(state));
   setText(root, "pile", v.pile ? t("pile", { n: v.pile }) : "");
   const a = v.auction;

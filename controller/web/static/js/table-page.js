@@ -4,6 +4,7 @@
 import { initI18n, onLanguage } from "./i18n.js";
 import { connect } from "./live.js";
 import { renderTable } from "./tablescreen.js";
+import { tickClock } from "./clock.js";
 
 const OFFLINE_AFTER = 3000;
 const RECALL_FOR = 6000;
@@ -36,3 +37,4 @@ function recall() {
 document.querySelector("#recall")?.addEventListener("click", recall);
 document.addEventListener("keydown", (e) => { if (e.key === "l" || e.key === "L") recall(); });
 onLanguage(draw);
+setInterval(() => { if (store.state) tickClock(root, store.state); }, 1000); // time left, between states
