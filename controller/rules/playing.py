@@ -361,10 +361,7 @@ class Playing:
         if p is not None and self.options.revoke_penalty is RevokePenalty.RANG and p.rule != ACE_WITHDRAW:
             self._forfeit(p.seat, True, out)
             return
-        h.pending = None
-        h.correction_from = None
-        h.may_change = set()
-        self._resolve_trick(out)
+        self._resolve_trick(out)  # which also clears the flag and the correction
 
     def _resolve_trick(self, out: list[Event]) -> None:
         h = self.hand
