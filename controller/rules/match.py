@@ -25,10 +25,9 @@ from .events import (
     HandStarted,
     MatchStarted,
 )
-from .hand import Auction, Hand, Phase, team_of
+from .hand import Auction, Hand, Phase
 from .names import DEALT, PLAYED, seat_name
 from .options import (
-    AskRule,
     CallerRule,
     Draw,
     FirstLead,
@@ -209,17 +208,6 @@ class Match(Calling, Playing, Ending, Showing):
             if trumps:
                 return [CARDS[c] for c in trumps]
         return [CARDS[c] for c in cards_]
-
-    def must_ask(self, seat: int) -> bool:
-        """Whether this seat is void in the led suit and must ask for a hidden trump first."""
-        h = self.hand
-        if h.trump is None or h.trump_public or h.caller is None or not h.trick:
-            return False
-        if self.options.ask_rule is not AskRule.OPPONENTS_MUST or team_of(seat) == team_of(h.caller):
-            return False
-        led = h.led_suit()
-        return led is not None and led >= 0 and h.asked != seat and \
-            not any(c // 13 == led for c in h.holdings[seat])
 
     def turn(self) -> int | None:
         return self.hand.turn() if self.phase is Phase.PLAY else None

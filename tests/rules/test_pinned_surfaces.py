@@ -1,6 +1,6 @@
 """What the engine hands to the rest of the referee, pinned where mutation testing found no
-rules test looking: who may see an event, the views, the must-ask hint, option data,
-suit text, and a refused input that had already moved something.
+rules test looking: who may see an event, the views, option data, suit text, and a
+refused input that had already moved something.
 
 These are the places where a wrong engine leaks a card or mis-seats a play without any
 verdict of the hand changing; see docs/mutation.md.
@@ -16,7 +16,6 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from tablehelp import (  # noqa: E402
-    band_rung_auction,
     banded_hands,
     card,
     complete_deal,
@@ -77,51 +76,6 @@ def test_tricks_by_seat_counts_each_of_the_four_seats() -> None:
     deal(m, hands)
     play_script(m, script_tricks(hands, 0, [2, 2, 1], trump=Suit.C))
     assert m.public_view()["tricks_by_seat"] == [0, 1, 2, 0]
-
-
-# ---------------------------------------------------------------------------- must ask
-
-
-def ask_table() -> tuple[Match, list]:
-    """Band rung, dealer 0: seat 1 bids and hides a heart. Seats 2 and 3 hold no spades;
-    seat 2 holds the 2 of hearts, seat 0 the spades from the queen down to the 3 and no
-    diamond."""
-    hands = complete_deal(["", "AS KS 2S 3H 3D", "2H", ""], voids={0: "D", 2: "S", 3: "S"})
-    m = Match(preset("band-rung"), first_dealer=0)
-    deal_first_batch(m, hands)
-    band_rung_auction(m, 1, 9)
-    m.apply(I.HideTrump(1, card("3H")))
-    deal(m, hands)
-    assert m.phase is Phase.PLAY and m.hand.caller == 1
-    return m, hands
-
-
-def test_only_a_void_opponent_of_the_hidden_trump_caller_must_ask() -> None:
-    """004: the caller's opponents who cannot follow must ask for the trump; his partner,
-    void too, plays freely; a player who can follow has nothing to ask; nobody asks before
-    a card is led, nor once the trump is public (in this trick or a later one)."""
-    m, hands = ask_table()
-    assert [m.must_ask(s) for s in range(4)] == [False] * 4  # nothing led yet
-    m.apply(I.Play(1, card("AS")))
-    assert [m.must_ask(s) for s in range(4)] == [False, False, True, False]
-    m.apply(I.AskTrump(2))
-    assert [m.must_ask(s) for s in range(4)] == [False] * 4  # the trump is public now
-    m.apply(I.Play(2, card("2H")))  # seat 2 must trump: the 2 of hearts cuts
-    play(m, [min(c for c in hands[3] if c.suit is Suit.D), card("QS")])
-    assert m.hand.trick_no == 2 and m.turn() == 2  # seat 2 cut and leads
-    play(m, [next(c for c in hands[2] if c.suit is Suit.D)])  # seat 0 has no diamond
-    assert [m.must_ask(s) for s in range(4)] == [False] * 4
-
-
-def test_nobody_must_ask_where_asking_is_a_choice() -> None:
-    """002's hidden rung: a player who cannot follow may ask, but is not told he must."""
-    hands = complete_deal(["AS KS QS 2H 3D", "", "", ""], voids={1: "S", 3: "S"})
-    m = Match(preset("hidden-rung"), first_dealer=3)
-    deal_first_batch(m, hands)
-    m.apply(I.HideTrump(0, card("2H")))
-    deal(m, hands)
-    m.apply(I.Play(0, card("AS")))
-    assert [m.must_ask(s) for s in range(4)] == [False] * 4
 
 
 def test_legal_plays_follow_the_led_suit_by_its_own_suit() -> None:
