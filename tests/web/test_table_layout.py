@@ -21,6 +21,7 @@ from webdrive import LiveServer  # noqa: E402
 
 from controller.referee.referee import Referee  # noqa: E402
 from controller.web.app import create_app  # noqa: E402
+from controller.web.welcome import Welcome  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "layout"
@@ -189,4 +190,23 @@ def test_other_languages_fit_and_keep_the_seat_order(browser, lang):
             three = page.locator('.felt [data-seat="3"]').bounding_box()
             assert one["x"] > three["x"]
             _check(page, f"revoke-{lang}", referee)
+            page.close()
+
+
+def test_the_welcome_card_takes_its_own_place(browser):
+    """The QR card at first start (with the new PIN, on this loopback browser, and the
+    warning that phones cannot reach 127.0.0.1: its biggest form) sits beside the table,
+    never over a team panel or any other key element, at every size."""
+    referee = referee_in("play")
+    welcome = Welcome("127.0.0.1", "123456")
+    with LiveServer(create_app(referee, admin_pin="424242", welcome=welcome)) as server:
+        for page in _pages(browser, server.url, referee):
+            card = page.locator(".welcome-card")
+            expect(card.locator(".welcome-pin")).to_contain_text("123456")
+            expect(card.locator(".welcome-warn")).to_be_visible()
+            page.wait_for_function("() => document.querySelector('.welcome-card img').complete")
+            size = page.viewport_size
+            shot = ARTIFACTS / f"welcome-{size['width']}x{size['height']}.png"
+            page.screenshot(path=str(shot))
+            assert page.evaluate(LAYOUT_JS, [*KEY, ".welcome-card"]) == [], shot.name
             page.close()
