@@ -210,3 +210,32 @@ def test_the_welcome_card_takes_its_own_place(browser):
             page.screenshot(path=str(shot))
             assert page.evaluate(LAYOUT_JS, [*KEY, ".welcome-card"]) == [], shot.name
             page.close()
+
+
+def test_the_dashboard_shows_the_table_screens_card_faces_on_a_phone(browser):
+    """The phone dashboard (/) draws the trick with the table screen's card faces (not
+    small chips), each inside the screen's width, none over another or over a name."""
+    referee = referee_in("play")
+    trick = referee.public_state()["view"]["trick"]["cards"]
+    assert len(trick) == 2
+    with LiveServer(create_app(referee, admin_pin="424242")) as server:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(f"{server.url}/")
+        expect(page.locator("body")).to_have_attribute("data-seq", str(referee.public_state()["seq"]))
+        for c in trick:
+            face = page.locator(f'.felt [data-seat="{c["seat"]}"] .face[data-card="{c["card"]}"]')
+            expect(face).to_be_visible()
+            expect(face.locator(".mid .rank")).to_have_text("10" if c["card"][0] == "T" else c["card"][0])
+            box = face.bounding_box()
+            assert box["height"] >= 60  # a card face, not a chip one line high
+        expect(page.locator(".felt .slot .card")).to_have_count(0)
+        page.locator(".felt").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "dashboard-390x844.png"), full_page=True)
+        # the dashboard scrolls: "inside" is checked across only, below
+        problems = page.evaluate(LAYOUT_JS, [".felt .name", ".felt .face", ".felt .centre"])
+        assert [p for p in problems if not p.startswith("outside")] == []
+        width = page.evaluate("() => innerWidth")
+        for face in page.locator(".felt .face").all():
+            box = face.bounding_box()
+            assert 0 <= box["x"] and box["x"] + box["width"] <= width
+        page.close()

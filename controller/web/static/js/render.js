@@ -3,6 +3,7 @@
 // are typed by people).
 import { t, tOr } from "./i18n.js";
 import { tickClock } from "./clock.js";
+import { cardFace } from "./cards.js";
 
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
@@ -91,7 +92,8 @@ function renderTrick(root, state) {
       const slot = box.querySelector(".slot");
       if (slot) {
         const c = played[s];
-        slot.replaceChildren(c ? cardNode(c.card, c.face_down && !c.card) : "");
+        // the same faces as the table screen (js/cards.js, css/cards.css); a hidden card is its back
+        slot.replaceChildren(c ? cardFace(c.card, { faceDown: c.face_down && !c.card }) : "");
       }
     });
   }
