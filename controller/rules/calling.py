@@ -112,7 +112,7 @@ class Calling:
             raise WrongPhase("cards are not read at the deal in 'played' mode")
         if self.phase not in (Phase.DEAL, Phase.CALL) or h.deal_index >= 52:
             raise TooManyCards(f"all 52 cards are already dealt, so {THE_CARD} is not counted: "
-                               "no hand gets a 53rd card")
+                               "no hand gets a 53rd card", move.card)
         c = int(move.card)
         seat = h.deal_order[h.deal_index]
         if c in h.dealt_set:
