@@ -40,7 +40,8 @@ def zones_path(service: TableService) -> Path:
     return Path(cam.zones_file) if cam.zones_file else Path(service.config.state_dir) / "camera-zones.json"
 
 
-def make_web_app(service: TableService, pin: str | None, camera: Any = None) -> tuple[Any, str] | None:
+def make_web_app(service: TableService, pin: str | None, camera: Any = None,
+                 voice: Any = None) -> tuple[Any, str] | None:
     """The FastAPI app and a word on the admin PIN, or None if the web part is not installed.
 
     ``pin``: a PIN kept in memory only (``simulate --pin``, a private table.toml); else
@@ -48,6 +49,8 @@ def make_web_app(service: TableService, pin: str | None, camera: Any = None) -> 
     and on the table screen (``courtpiece pin --reset`` makes a new one).
     ``camera``: the running :class:`CameraReader`, if any; the zone calibration page then
     draws on its latest frame, and saved zones are handed to it at once.
+    ``voice``: the running voice's :class:`VoiceControl` (:func:`start_voice`), so the
+    admin page can turn it up, down or off.
     """
     try:
         from controller.web.app import create_app
@@ -76,7 +79,7 @@ def make_web_app(service: TableService, pin: str | None, camera: Any = None) -> 
     app = create_app(service.referee, admin_pin=check, table_log=lambda: table_log_text(service),
                      state_dir=Path(service.config.state_dir), camera_frame=frame,
                      zones_file=zones_path(service), on_zones=apply,
-                     welcome=Welcome(service.config.web.host, new))
+                     welcome=Welcome(service.config.web.host, new), voice=voice)
     return app, (pin or new or "")
 
 
@@ -109,8 +112,13 @@ def start_gpio(service: TableService) -> Any:
 
 
 def start_voice(service: TableService, speak: Any = None) -> Any:
-    """The referee's voice: public moments spoken through espeak-ng (``[voice]``)."""
+    """The referee's voice: public moments spoken through espeak-ng (``[voice]``).
+
+    Returns its :class:`VoiceControl`: the volume and mute the admin page last set
+    (``STATE/voice.json``) replace the config's, and the admin page changes them live.
+    """
     from controller.signals.voice import Voice, VoiceSettings, espeak_available, speak_aloud
+    from controller.signals.voice_settings import VoiceControl
 
     v = service.config.voice
     if speak is None and not espeak_available():
@@ -119,8 +127,10 @@ def start_voice(service: TableService, speak: Any = None) -> Any:
     voice = Voice(VoiceSettings(v.language, v.volume, v.mute),
                   lambda: referee.setup.seats if referee.setup else service.config.match.seats,
                   speak or speak_aloud)
+    control = VoiceControl.open(voice, Path(service.config.state_dir))
     referee.subscribe(voice.hear)
-    return voice.start()
+    voice.start()
+    return control
 
 
 def start_oled(service: TableService, device: Any = None) -> Any:

@@ -63,8 +63,7 @@ def run(args: argparse.Namespace) -> int:
     signals = start_gpio(service) if cfg.gpio.enabled else None
     if cfg.oled.enabled:
         start_oled(service)
-    if cfg.voice.enabled:
-        start_voice(service)
+    voice = start_voice(service) if cfg.voice.enabled else None
     camera = start_camera(service) if cfg.camera.enabled else None
     club = None
     if cfg.club.enabled:  # this table on the club's scoreboard (docs/club.md)
@@ -73,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         club = start_publisher(service.referee, cfg.club, cfg.state_dir)
     notifier = Notifier()
     stop = threading.Event()
-    web = make_web_app(service, cfg.table.pin, camera=camera) if cfg.web.enabled else None
+    web = make_web_app(service, cfg.table.pin, camera=camera, voice=voice) if cfg.web.enabled else None
     liveness = Liveness(service.referee, (cfg.web.host, cfg.web.port) if web is not None else None)
 
     def watchdog() -> None:

@@ -91,13 +91,14 @@ def run(args: argparse.Namespace) -> int:
             print(line, flush=True)
 
     service.referee.subscribe(show)
+    voice = None
     if args.voice:
         from controller.runtime import start_voice
 
         cfg.voice.language = args.voice
-        start_voice(service)
+        voice = start_voice(service)
     driver = start_hub(service, hub.port, source="virtual-hub")
-    web = None if args.no_web else make_web_app(service, args.pin)
+    web = None if args.no_web else make_web_app(service, args.pin, voice=voice)
     matches = args.matches if args.matches is not None else (1 if web is None else 10**9)
     settings = SimSettings(preset=args.preset, knowledge=args.knowledge, variants=args.variant, options=options,
                            seats=seats, speed=args.speed, revoke_rate=args.revokes, misread_rate=args.misreads,

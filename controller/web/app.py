@@ -16,6 +16,7 @@ from fastapi import FastAPI, Request, Response
 from fastapi.staticfiles import StaticFiles
 
 from controller.referee.referee import Referee
+from controller.signals.voice_settings import VoiceControl
 from controller.web.admin_routes import Gate, admin_router
 from controller.web.body_limit import BodyLimit
 from controller.web.broadcast import Broadcast
@@ -29,6 +30,7 @@ from controller.web.calibrate_routes import (
 from controller.web.pin import PinCheck, valid_pin
 from controller.web.public_routes import STATIC, public_router
 from controller.web.security import RateLimiter, Sessions, load_or_create_secret
+from controller.web.voice_routes import voice_router
 from controller.web.welcome import Welcome, welcome_router
 
 #: Everything comes from this Pi: no CDN, no inline script, no framing by other sites.
@@ -39,7 +41,8 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
 def create_app(referee: Referee, *, admin_pin: str | PinCheck, table_log: Callable[[], str] | None = None,
                state_dir: Path | None = None, limiter: RateLimiter | None = None,
                camera_frame: FrameGetter | None = None, zones_file: Path | None = None,
-               on_zones: ZonesHook | None = None, welcome: Welcome | None = None) -> FastAPI:
+               on_zones: ZonesHook | None = None, welcome: Welcome | None = None,
+               voice: VoiceControl | None = None) -> FastAPI:
     """Build the dashboard app for ``referee``.
 
     ``admin_pin``: the table PIN, as digits kept in memory or a hashed
@@ -52,7 +55,8 @@ def create_app(referee: Referee, *, admin_pin: str | PinCheck, table_log: Callab
     where the camera zones are saved (default ``state_dir/camera-zones.json``, where the
     service reads them). ``on_zones``: hands saved zones to the running camera reader.
     ``welcome``: the table screen's QR card and first-start PIN (default: the card for a
-    server on 127.0.0.1, no PIN to show).
+    server on 127.0.0.1, no PIN to show). ``voice``: the running voice's volume and mute,
+    for the admin page (None: the voice is off on this table).
 
     Every request body is limited as it streams in (:class:`BodyLimit`); the server-side
     limits (connections, headers, Host) are :func:`controller.web.server.make_server`'s.
@@ -91,6 +95,7 @@ def create_app(referee: Referee, *, admin_pin: str | PinCheck, table_log: Callab
     app.include_router(calibrate_router(gate, zones_file=zones_file, camera_frame=camera_frame,
                                         on_zones=on_zones))
     app.include_router(welcome_router(welcome or Welcome("127.0.0.1"), gate))
+    app.include_router(voice_router(voice, gate))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     # Outermost of the app's own middleware: the size is checked before any route, login
     # or CSRF check reads a byte. The photo upload alone may be large.

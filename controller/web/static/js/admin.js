@@ -26,8 +26,39 @@ async function session() {
   admin = s.admin;
   document.querySelector("#login").hidden = s.admin;
   document.querySelector("#panel").hidden = !s.admin;
-  if (admin) { refreshCommands(true); proofsFor = ""; if (store.state) fetchProofs(store); }
+  if (admin) { refreshCommands(true); proofsFor = ""; if (store.state) fetchProofs(store); loadVoice(); }
 }
+
+// ---- the referee's voice: volume and mute, live, kept by the server across restarts
+const voiceBox = document.querySelector("#voice");
+const volume = document.querySelector("#voice-volume");
+const mute = document.querySelector("#voice-mute");
+const volumeOut = document.querySelector("#voice-volume-out");
+
+function showVoice(v) {
+  voiceBox.hidden = !v.available;
+  if (!v.available) return;
+  volume.value = String(v.volume);
+  volumeOut.textContent = `${v.volume}%`;
+  mute.checked = v.mute;
+  volume.disabled = v.mute;
+}
+
+async function loadVoice() {
+  const r = await fetch("/admin/api/voice", { credentials: "same-origin" });
+  if (r.ok) showVoice(await r.json());
+}
+
+async function setVoice(change) {
+  const r = await post("/admin/api/voice", change);
+  if (r.status === 401) { await session(); return say(t("admin.pin"), false); }
+  if (!r.ok) return say(r.data.detail || String(r.status), false);
+  showVoice(r.data);
+  say(t("admin.voice.saved"));
+}
+volume.addEventListener("input", () => { volumeOut.textContent = `${volume.value}%`; });
+volume.addEventListener("change", () => setVoice({ volume: Number(volume.value) }));
+mute.addEventListener("change", () => setVoice({ mute: mute.checked }));
 
 async function command(name, args = {}) {
   const r = await post("/admin/api/command", { name, args });
