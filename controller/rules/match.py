@@ -139,8 +139,7 @@ class Match(Calling, Playing, Ending, Showing):
         else:
             starts = [i for i, e in enumerate(self.events) if isinstance(e, HandStarted)]
             twin.inputs, twin.events = [], self.events[starts[-2] if len(starts) > 1 else 0:]
-            twin._origin = None
-            twin._origin = twin.copy()
+            twin._origin = twin.copy()  # twin has no origin yet, so neither has this copy
         return twin
 
     # ------------------------------------------------------------------ hands
