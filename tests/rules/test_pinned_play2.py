@@ -1,0 +1,93 @@
+"""Play-stage verdicts a mutation run found unpinned (second round): a deal the reader saw
+only in part, and what the cards played in 'played' mode claim and prove.
+
+Each test is a table situation from the rule sources told the way a player would; each
+fails on some small wrong engine that every earlier test let through. See docs/mutation.md.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from tablehelp import cards, deal_inputs, of_type  # noqa: E402
+
+from controller.rules import Match, NotInHand, Phase, Suit, WrongPhase, card, preset  # noqa: E402
+from controller.rules import inputs as I  # noqa: E402
+from controller.rules.events import DealFellShort, PlayAccepted  # noqa: E402
+from controller.rules.options import TrumpCall  # noqa: E402
+
+# Dealer 0, 5-4-4: seat 1 calls after its first five (AS KS QS JS AH) and leads.
+DEAL = [
+    cards("TS 9S 8S JH TH 9H 8H JD TD 9D JC TC 9C"),
+    cards("AS KS QS JS AH KH QH AD KD QD AC KC QC"),
+    cards("7S 6S 5S 7H 6H 5H 8D 7D 6D 5D 8C 7C 6C"),
+    cards("4S 3S 2S 4H 3H 2H 4D 3D 2D 5C 4C 3C 2C"),
+]
+# The last round of the deal, four cards to each seat from seat 1 on.
+LAST_ROUND = [c.text for seat in (1, 2, 3, 0) for c in DEAL[seat][9:]]
+
+
+# ------------------------------------------------------------ a deal the reader saw only in part
+
+def short_deal(m: Match, missing: set[str], call: I.CallTrump | I.ShowTrump | I.HideTrump
+               | I.CallTrumpByCard) -> Match:
+    """Feed the deal over the deal spot with the reads in ``missing`` lost; seat 1 makes
+    ``call`` once the first round is out."""
+    called = False
+    for move in deal_inputs(DEAL, 0, m.options.deal_batches):
+        if move.card.text not in missing:
+            m.apply(move)
+        if m.hand.deal_index == 20 and not called:
+            m.apply(call)
+            called = True
+    assert not m.hand.deal_complete
+    return m
+
+
+def test_twelve_missed_reads_are_recovered_from_thirteen_are_not() -> None:
+    """A first lead after a deal with twelve reads lost goes on in 'played' knowledge; with
+    thirteen lost it is more likely a card put down mid-deal, and is refused."""
+    m = short_deal(Match(preset("court-piece"), first_dealer=0), set(LAST_ROUND[:12]),
+                   I.CallTrump(1, Suit.C))
+    assert m.hand.deal_index == 40
+    events = m.apply(I.Play(1, card("AS")))
+    assert [(e.hand, e.seen) for e in of_type(events, DealFellShort)] == [(1, 40)]
+    assert m.phase is Phase.PLAY and m.public_view()["hand_knowledge"] == "played"
+    m = short_deal(Match(preset("court-piece"), first_dealer=0), set(LAST_ROUND[:13]),
+                   I.CallTrump(1, Suit.C))
+    with pytest.raises(WrongPhase, match="deal is not finished"):
+        m.apply(I.Play(1, card("AS")))
+
+
+@pytest.mark.parametrize("how", ["hidden", "shown"])
+def test_after_a_short_deal_the_trump_card_the_caller_laid_down_is_still_his(how: str) -> None:
+    """Seat 1 laid the ace of hearts on the trump spot himself (face down in hidden rung,
+    face up where the trump is shown), so even with the deal's reads lost that card is
+    known to be his: it cannot come from seat 2."""
+    if how == "hidden":
+        m, call = Match(preset("hidden-rung"), first_dealer=0), I.HideTrump(1, card("AH"))
+    else:
+        m = Match(preset("court-piece", trump_calls=frozenset({TrumpCall.SHOWN})), first_dealer=0)
+        call = I.ShowTrump(1, card("AH"))
+    short_deal(m, {"9H"}, call)
+    m.apply(I.Play(1, card("AS")))
+    with pytest.raises(NotInHand):
+        m.apply(I.Play(2, card("AH")))
+
+
+def test_after_a_short_deal_a_trump_named_by_its_number_is_nobodys_for_sure() -> None:
+    """Seat 1 names his 7th card as trump (the queen of hearts). It was never in his hand
+    on the table, only counted over the deal spot; once reads are lost the count may have
+    given it to the wrong seat, so a later play of it from seat 2 is taken as played."""
+    m = Match(preset("court-piece", trump_calls=frozenset({TrumpCall.ANNOUNCED, TrumpCall.CARD_NUMBER})),
+              first_dealer=0)
+    short_deal(m, {"9H"}, I.CallTrumpByCard(1, 7))
+    assert m.hand.trump_card == int(card("QH"))
+    m.apply(I.Play(1, card("AS")))
+    events = m.apply(I.Play(2, card("QH")))
+    assert [(e.seat, e.card) for e in of_type(events, PlayAccepted)] == [(2, card("QH"))]
