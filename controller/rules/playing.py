@@ -170,9 +170,7 @@ class Playing:
         h = self.hand
         if h.played_count[seat] >= 13:
             raise NoCardsLeft(f"{self._named(seat)} has no cards left")
-        if c in h.played:
-            raise CardSeenTwice(seen_again(self, seat, c), c)  # type: ignore[arg-type]
-        if h.dealt_mode:
+        if h.dealt_mode:  # (a card already played was refused before this is called)
             if c not in h.holdings[seat]:
                 owner = next(s for s in range(4) if c in h.holdings[s])
                 raise NotInHand(f"{THE_CARD} was dealt to {self._named(owner)}, it cannot come from {self._named(seat)}", c)
