@@ -157,7 +157,7 @@ class Playing:
 
     def _winning_now(self) -> int:
         h = self.hand
-        return trick_winner(sorted(h.trick, key=lambda tc: h.place(tc.seat)), h.leader).seat
+        return trick_winner(sorted(h.trick, key=lambda tc: h.place(tc.seat))).seat
 
     def _may_replace(self, seat: int) -> bool:
         """000: the revoker replaces his card first; then those who played after him."""
@@ -364,11 +364,8 @@ class Playing:
     def _resolve_trick(self, out: list[Event]) -> None:
         h = self.hand
         o = self.options
-        order = h.trick
-        leader = h.leader
-        if order[0].seat != leader or order[1].seat != (leader + 1) & 3 or order[2].seat != (leader + 2) & 3:
-            order = sorted(order, key=lambda tc: (tc.seat - leader) & 3)  # after a correction
-        win = trick_winner(order, leader)
+        order = sorted(h.trick, key=lambda tc: h.place(tc.seat))  # play order, also after a correction
+        win = trick_winner(order)
         cut = is_cut(win, order[0])
         winner = win.seat
         show = o.show_caller_discards

@@ -52,7 +52,3 @@ def show_proofs_at_hand_end(h: Hand, o: Options, out: list[Event]) -> None:
         if card not in still_hidden:
             out.append(ProofShown(seat, CARDS[card], trick, "the hand is over"))
     h.hidden_proofs.clear()
-
-
-def is_secret_proof(h: Hand, card: int) -> bool:
-    return any(c == card for _, c, _ in h.hidden_proofs)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from .hand import TrickCard
 
 
-def trick_winner(cards: list[TrickCard], leader: int) -> TrickCard:
+def trick_winner(cards: list[TrickCard]) -> TrickCard:
     """``cards`` in play order (the lead first)."""
     lead = cards[0]
     led = -1 if lead.face_down else lead.card // 13

@@ -14,11 +14,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from tablehelp import cards, deal_inputs, of_type  # noqa: E402
+from tablehelp import banded_hands, cards, deal, deal_first_batch, deal_inputs, of_type, play_script  # noqa: E402
 
 from controller.rules import Match, NotInHand, Phase, Suit, WrongPhase, card, preset  # noqa: E402
 from controller.rules import inputs as I  # noqa: E402
-from controller.rules.events import DealFellShort, PlayAccepted  # noqa: E402
+from controller.rules.events import DealFellShort, PlayAccepted, RevokeFlagged, TrickWon  # noqa: E402
 from controller.rules.options import TrumpCall  # noqa: E402
 
 # Dealer 0, 5-4-4: seat 1 calls after its first five (AS KS QS JS AH) and leads.
@@ -91,3 +91,25 @@ def test_after_a_short_deal_a_trump_named_by_its_number_is_nobodys_for_sure() ->
     m.apply(I.Play(1, card("AS")))
     events = m.apply(I.Play(2, card("QH")))
     assert [(e.seat, e.card) for e in of_type(events, PlayAccepted)] == [(2, card("QH"))]
+
+
+# ------------------------------------------------------------ a corrected trick
+
+def test_a_trick_corrected_out_of_turn_is_recorded_in_the_order_of_play() -> None:
+    """000's correction: seat 1 throws the 8 of spades on a heart lead while holding
+    hearts, and takes it back. The seats after him need not wait for each other: seat 3
+    puts down the jack of hearts, then seat 2 the queen, then seat 1 the king. The trick
+    is seat 1's, and its record lists the cards round the table from the leader, as they
+    lie, not in the order they were put down."""
+    hands = banded_hands()
+    m = Match(preset("rang"), first_dealer=3)
+    deal_first_batch(m, hands)
+    m.apply(I.CallTrump(0, Suit.C))
+    deal(m, hands)
+    m.apply(I.Play(0, card("9H")))
+    assert of_type(m.apply(I.Play(1, card("8S"))), RevokeFlagged)
+    m.apply(I.TakeBack(1))
+    events = play_script(m, [(3, card("JH")), (2, card("QH")), (1, card("KH"))])
+    (won,) = of_type(events, TrickWon)
+    assert won.winner == 1 and not of_type(events, RevokeFlagged)
+    assert list(won.cards) == [(0, card("9H")), (1, card("KH")), (2, card("QH")), (3, card("JH"))]
