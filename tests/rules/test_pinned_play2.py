@@ -58,6 +58,9 @@ def test_twelve_missed_reads_are_recovered_from_thirteen_are_not() -> None:
     events = m.apply(I.Play(1, card("AS")))
     assert [(e.hand, e.seen) for e in of_type(events, DealFellShort)] == [(1, 40)]
     assert m.phase is Phase.PLAY and m.public_view()["hand_knowledge"] == "played"
+    m.apply(I.Play(2, card("7S")))
+    m.apply(I.Play(3, card("4S")))
+    assert [c["card"] for c in m.public_view()["trick"]["cards"]] == ["AS", "7S", "4S"]  # from the leader
     m = short_deal(Match(preset("court-piece"), first_dealer=0), set(LAST_ROUND[:13]),
                    I.CallTrump(1, Suit.C))
     with pytest.raises(WrongPhase, match="deal is not finished"):
@@ -107,9 +110,15 @@ def test_a_trick_corrected_out_of_turn_is_recorded_in_the_order_of_play() -> Non
     m.apply(I.CallTrump(0, Suit.C))
     deal(m, hands)
     m.apply(I.Play(0, card("9H")))
+    assert m.public_view()["pending_revoke"] is None
     assert of_type(m.apply(I.Play(1, card("8S"))), RevokeFlagged)
+    # Only seat 1 is told which heart proves it (his lowest); the table sees the flag.
+    assert [m.seat_view(s)["pending_revoke"]["proof"] for s in range(4)] == [None, "4H", None, None]
+    assert m.public_view()["pending_revoke"]["proof"] is None
     m.apply(I.TakeBack(1))
-    events = play_script(m, [(3, card("JH")), (2, card("QH")), (1, card("KH"))])
+    play_script(m, [(3, card("JH")), (2, card("QH"))])
+    assert [c["seat"] for c in m.public_view()["trick"]["cards"]] == [0, 2, 3]  # as they lie
+    events = m.apply(I.Play(1, card("KH")))
     (won,) = of_type(events, TrickWon)
     assert won.winner == 1 and not of_type(events, RevokeFlagged)
     assert list(won.cards) == [(0, card("9H")), (1, card("KH")), (2, card("QH")), (3, card("JH"))]
