@@ -209,7 +209,6 @@ class Calling:
         h.bid_open = a.open_suit is not None
         h.bid_forced = forced
         if h.first_leader is None or self.options.first_lead is FirstLead.CALLER:
-            h.first_leader = h.caller
             h.leader = h.caller
         out.append(AuctionWon(h.caller, h.bid, Suit(a.open_suit) if a.open_suit is not None else None, forced))
         if a.open_suit is not None:
@@ -301,8 +300,7 @@ class Calling:
             h.holdings[move.seat].add(c)
         h.started = True
         h.trump = c // 13 if c is not None else int(move.suit)  # type: ignore[arg-type]
-        h.trump_card = c
-        h.trump_public = False
+        h.trump_card = c  # trump_public stays False: no trump was set before this call
         h.trump_how = "hidden"
         out.append(TrumpHidden(move.seat))
         out.append(TrumpSetSecretly(move.seat, Suit(h.trump), CARDS[c] if c is not None else None))

@@ -132,13 +132,14 @@ class Ending:
         reason = "first seven tricks" if self._first_seven_by(w) else "seven tricks"
         self._end_hand(Outcome(w, (c0, c1), reason, sweep=self._first_seven_by(w)), out)
 
-    def _forfeit(self, seat: int, court: bool, out: list[Event], *, trick: int | None = None,
-                 how: str = "") -> None:
+    def _forfeit(self, seat: int, court: bool, out: list[Event], *, trick: int | None = None) -> None:
         """The revoking side loses the hand. ``trick``: when the revoke happened (default:
-        this trick); ``how``: how it came to light, added to the reason."""
-        self._end_hand(self._forfeit_outcome(seat, court, trick, how), out)
+        this trick)."""
+        self._end_hand(self._forfeit_outcome(seat, court, trick), out)
 
     def _forfeit_outcome(self, seat: int, court: bool, trick: int | None, how: str = "") -> Outcome:
+        """The hand's result when ``seat``'s revoke forfeits it; ``how``: how the revoke
+        came to light, added to the reason (showing at the hand's end says so)."""
         h = self.hand
         w = 1 - team_of(seat)
         o = self.options

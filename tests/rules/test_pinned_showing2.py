@@ -1,0 +1,159 @@
+"""Showing hands at the hand's end (played mode) when more than one revoke is in the air:
+which one decides, what the record says, and which shown cards are refused.
+
+Mutation testing (docs/mutation.md) found these verdicts unpinned. Each test is a rang
+hand (source 000: a revoke forfeits the hand and costs a court) refereed from the played
+cards only, dealer Asif (seat 0), Bilal (seat 1) calling clubs and leading every trick.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from tablehelp import card, of_type  # noqa: E402
+
+from controller.rules import InvalidChoice, Match, NotInHand, Phase, Suit, preset  # noqa: E402
+from controller.rules import inputs as I  # noqa: E402
+from controller.rules.events import (  # noqa: E402
+    CourtsScored,
+    Event,
+    HandResultChanged,
+    HandWon,
+    RevokeFlagged,
+    ShowAsked,
+)
+
+NAMES = ("Asif", "Bilal", "Chetan", "Dua")
+
+
+def rang_hand() -> Match:
+    m = Match(preset("rang"), first_dealer=0, knowledge="played", seat_names=NAMES)
+    m.apply(I.CallTrump(1, Suit.C))
+    return m
+
+
+def tricks(m: Match, *played: str) -> list[Event]:
+    """Each text is one trick in playing order: Bilal, Chetan, Dua, Asif (until the hand
+    stops: a revoke proven in play ends it at once)."""
+    events: list[Event] = []
+    for trick in played:
+        for seat, text in zip((1, 2, 3, 0), trick.split(), strict=True):
+            if m.phase is not Phase.PLAY:
+                return events
+            events += m.apply(I.Play(seat, card(text)))
+        if m.phase is Phase.PLAY_ON:
+            events += m.apply(I.PlayOn(False))
+    return events
+
+
+# Bilal's side takes the first seven tricks; Chetan and Dua keep following hearts and
+# diamonds from the fifth trick on, so no claim is made after the fourth.
+LAST_THREE = ("AH 6H 7H 8H", "KH 9H TH JH", "AD 7D 8D 9D")
+
+
+def show(m: Match, *shown: tuple[int, str]) -> list[Event]:
+    events: list[Event] = []
+    for seat, text in shown:
+        events += m.apply(I.ShowCard(seat, card(text)))
+    return events
+
+
+# ------------------------------------------------------------ revokes found only at the end
+
+
+@pytest.mark.parametrize("order", [(2, 3), (3, 2)], ids=["chetan-first", "dua-first"])
+def test_two_revokes_in_one_trick_the_earlier_player_decides_whoever_shows_first(order: tuple[int, int]) -> None:
+    """Chetan and then Dua play diamonds and hearts to Bilal's spade lead of trick 1. Both
+    are found holding spades at the end. Chetan played first in that trick, so his revoke
+    is the one penalised: his side had lost anyway, so Bilal's side keeps the hand and adds
+    the revoke's court, named for Chetan -- in whatever order the two lay their cards."""
+    m = rang_hand()
+    tricks(m, "AS 2H 2D 2S", "KS 3H 3D 3S", "QS 4H 4D 4S", "JS 5H 5D 5S", *LAST_THREE)
+    assert m.phase is Phase.SHOW
+    assert sorted((a.seat, a.suits, a.tricks) for a in m.events if isinstance(a, ShowAsked)) == \
+        [(2, (Suit.S,), (1,)), (3, (Suit.S,), (1,))]
+    spade = {2: "6S", 3: "7S"}
+    events = show(m, *((seat, spade[seat]) for seat in order))
+    assert sorted(f.seat for f in of_type(events, RevokeFlagged)) == [2, 3]
+    assert [(c.team_before, c.team, c.reason) for c in of_type(events, HandResultChanged)] == \
+        [(1, 1, "revoke by Chetan in trick 1, proven when the hand ended")]
+    (won,) = of_type(events, HandWon)
+    assert won.team == 1
+    revoke_courts = [(c.team, c.courts, c.reason) for c in of_type(events, CourtsScored) if "revoke" in c.reason]
+    assert revoke_courts == [(1, 1, "revoke by Chetan in trick 1, proven when the hand ended")]
+
+
+def test_of_two_revokes_the_earlier_trick_decides_not_the_first_shown() -> None:
+    """Dua revokes in trick 1, Chetan only in trick 2. Chetan shows his spade first, but
+    Dua's revoke came first: Bilal's side, which had swept the tricks, forfeits the hand."""
+    m = rang_hand()
+    tricks(m, "AS 6S 2D 2S", "KS 2H 3D 3S", "QS 3H 4D 4S", "JS 4H 5D 5S", *LAST_THREE)
+    events = show(m, (2, "7S"), (3, "8S"))
+    (changed,) = of_type(events, HandResultChanged)
+    assert (changed.team_before, changed.team) == (1, 0)
+    assert changed.reason == "revoke by Dua in trick 1, proven when the hand ended"
+    (won,) = of_type(events, HandWon)
+    assert won.team == 0
+
+
+# --------------------------------------------- a hand already forfeit, and a revoke shown after
+
+
+def forfeit_then_show(first: tuple[str, str, str], shown: str) -> list[Event]:
+    """Three tricks (Bilal wins each), the third proving one of Chetan's revokes so that
+    Bilal's side takes the hand; then Dua shows ``shown`` to prove his own revoke."""
+    m = rang_hand()
+    events = tricks(m, *first)
+    (flag,) = of_type(events, RevokeFlagged)
+    assert flag.seat == 2 and m.phase is Phase.SHOW
+    events = show(m, (3, shown))
+    assert [f.seat for f in of_type(events, RevokeFlagged)] == [3]
+    if m.phase is Phase.SHOW:  # Chetan is still asked about his other claim
+        events += m.apply(I.SkipShowing())
+    return events
+
+
+def test_a_revoke_shown_after_a_forfeit_changes_nothing_if_it_came_later() -> None:
+    """Chetan discards in trick 1 and is caught with a spade in trick 3; Dua's revoke, in
+    trick 2, came after Chetan's, so the forfeit for Chetan's stands."""
+    events = forfeit_then_show(("AS 2H 3S 4S", "AH 3H 2D 4H", "AD 5S 3D 4D"), "5H")
+    assert not of_type(events, HandResultChanged)
+    (won,) = of_type(events, HandWon)
+    assert (won.team, won.reason) == (1, "revoke by Chetan")
+
+
+def test_a_revoke_shown_after_a_forfeit_in_the_same_trick_changes_nothing() -> None:
+    """Chetan and Dua both discard in trick 1; Chetan's is proven in play (trick 3) and
+    forfeits the hand. Dua's, shown at the end, is no earlier, so the result stands."""
+    events = forfeit_then_show(("AS 2H 2D 4S", "AH 3H 5H 4H", "AD 5S 3D 4D"), "6S")
+    assert not of_type(events, HandResultChanged)
+    (won,) = of_type(events, HandWon)
+    assert (won.team, won.reason) == (1, "revoke by Chetan")
+
+
+def test_an_earlier_revoke_shown_after_a_forfeit_takes_the_hand_back() -> None:
+    """Dua discards in trick 1; Chetan in trick 2, proven in trick 3, forfeits the hand for
+    Chetan's side. Dua's revoke, shown at the end, was the earlier: his side forfeits."""
+    events = forfeit_then_show(("AS 2S 2D 4S", "AH 3D 5H 4H", "AD 3H 4D 5D"), "6S")
+    (changed,) = of_type(events, HandResultChanged)
+    assert (changed.team_before, changed.team) == (1, 0)
+    (won,) = of_type(events, HandWon)
+    assert (won.team, won.reason) == (0, "revoke by Dua in trick 1, proven when the hand ended")
+
+
+# ------------------------------------------------------------ cards refused while showing
+
+
+def test_a_card_another_player_has_shown_is_refused_naming_both() -> None:
+    m = rang_hand()
+    tricks(m, "AS 2H 2D 2S", "KS 3H 3D 3S", "QS 4H 4D 4S", "JS 5H 5D 5S", *LAST_THREE)
+    show(m, (2, "QD"))  # Chetan shows a diamond: no proof yet
+    with pytest.raises(NotInHand, match="Chetan's card, so it cannot be in Dua's hand"):
+        m.apply(I.ShowCard(3, card("QD")))
+    with pytest.raises(InvalidChoice, match="Asif was not asked to show cards"):
+        m.apply(I.ShowCard(0, card("KD")))
