@@ -18,7 +18,14 @@ from tablehelp import banded_hands, cards, deal, deal_first_batch, deal_inputs, 
 
 from controller.rules import Match, NotInHand, Phase, Suit, WrongPhase, card, preset  # noqa: E402
 from controller.rules import inputs as I  # noqa: E402
-from controller.rules.events import DealFellShort, PlayAccepted, RevokeFlagged, TrickWon  # noqa: E402
+from controller.rules.events import (  # noqa: E402
+    DealFellShort,
+    PlayAccepted,
+    ProofShown,
+    RevokeFlagged,
+    RevokeProof,
+    TrickWon,
+)
 from controller.rules.options import TrumpCall  # noqa: E402
 
 # Dealer 0, 5-4-4: seat 1 calls after its first five (AS KS QS JS AH) and leads.
@@ -122,3 +129,43 @@ def test_a_trick_corrected_out_of_turn_is_recorded_in_the_order_of_play() -> Non
     (won,) = of_type(events, TrickWon)
     assert won.winner == 1 and not of_type(events, RevokeFlagged)
     assert list(won.cards) == [(0, card("9H")), (1, card("KH")), (2, card("QH")), (3, card("JH"))]
+
+
+# ------------------------------------------------------------ a secret proof when the hand ends
+
+def hidden_rung_court(reveal: bool, hide: I.HideTrump) -> Match:
+    """Hidden rung in 'played' mode where a proven revoke costs a court at once (the hand
+    ends), and the table either shows the hidden trump and face-down cards at the hand's
+    end or keeps them down. Seat 0 hides the trump; seat 1 takes the first trick."""
+    m = Match(preset("hidden-rung", revoke_penalty="court", reveal_at_hand_end=reveal),
+              first_dealer=3, knowledge="played")
+    m.apply(hide)
+    play_script(m, [(0, card("5S")), (1, card("AS")), (2, card("3S")), (3, card("4S"))])
+    return m
+
+
+@pytest.mark.parametrize("reveal", [False, True])
+def test_a_proof_that_is_the_hidden_trump_stays_down_unless_the_table_shows_it(reveal: bool) -> None:
+    """002: seat 0 hid the 2 of hearts, then discarded face down on a heart lead; his own
+    trump card proves he could follow. The court ends the hand; the proof is told to the
+    table only where the hidden trump is shown at the hand's end."""
+    m = hidden_rung_court(reveal, I.HideTrump(0, card("2H")))
+    events = play_script(m, [(1, card("AH")), (2, card("KH")), (3, card("QH")), (0, card("2D"))])
+    assert [p.card for p in of_type(events, RevokeProof)] == [card("2H")]
+    assert m.phase is Phase.SHOW  # the hand is over (seats are asked to show)
+    assert [p.card for p in of_type(events, ProofShown)] == ([card("2H")] if reveal else [])
+
+
+@pytest.mark.parametrize("reveal", [False, True])
+def test_a_proof_played_face_down_stays_down_unless_the_table_shows_discards(reveal: bool) -> None:
+    """002: seat 0 (trump hidden) discarded face down on a heart lead, claiming no hearts;
+    a trick later he discards the 3 of hearts face down on a spade lead. That proves the
+    revoke, but the proving card lies face down: the table learns it only where the
+    face-down cards are shown when the hand ends."""
+    m = hidden_rung_court(reveal, I.HideTrump(0, suit=Suit.C))
+    play_script(m, [(1, card("AH")), (2, card("KH")), (3, card("QH")), (0, card("2D"))])
+    events = play_script(m, [(1, card("KS")), (2, card("6S")), (3, card("7S")), (0, card("3H"))])
+    (flag,) = of_type(events, RevokeFlagged)
+    assert (flag.seat, flag.trick, flag.proof) == (0, 2, None)
+    assert m.phase is Phase.SHOW  # the hand is over (seats are asked to show)
+    assert [p.card for p in of_type(events, ProofShown)] == ([card("3H")] if reveal else [])
