@@ -4,8 +4,8 @@ Frame sources (USB camera through OpenCV, Picamera2 on a Pi, a video file, a fol
 images, or any iterable of frames) all feed the same path: ``vision.CardDetector``
 finds and reads the cards, the zone map puts each in a play spot, and
 ``vision.tracker.ZoneTracker`` turns per-frame readings into plays. So the simulator and
-the tests drive the camera reader exactly like the RFID readers: same sightings, same
-:meth:`CameraReader.poll` / :meth:`sightings` / :meth:`start` shape.
+the tests drive the camera reader exactly like the RFID readers: same sightings, and the
+same rounds, thread and stop (``controller.readers.polling``).
 
 Face-down cards show no index and are never reported: for the hidden-trump presets, put
 one RFID reader under the trump spot and leave ``trump`` out of the camera's zones (see
@@ -14,14 +14,14 @@ docs/camera.md).
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 
+from controller.readers.polling import PollingReader
 from controller.readers.sightings import ALL_ZONES, CardSeen, ReaderFault
 from vision.detector import CardDetector, Detection
 from vision.tracker import Reading, TrackerConfig, ZoneEvent, ZoneTracker
@@ -131,7 +131,7 @@ def open_source(spec: str | int | Path) -> FrameSource:
     return OpenCVSource(str(spec), size=None)
 
 
-class CameraReader:
+class CameraReader(PollingReader):
     """One camera watching several zones, reporting a :class:`CardSeen` per play.
 
     ``on_removed`` (optional) hears when a played card leaves its zone; removals are not
@@ -160,13 +160,13 @@ class CameraReader:
         self.source_name = source_name
         self._clock = clock
         self.on_removed = on_removed
-        self.frame_interval = frame_interval
+        self.poll_interval = frame_interval
         self.finished = False
         self.last_detections: list[Detection] = []
         #: The latest frame seen, for the dashboard's zone calibration page to draw on.
         self.last_frame: np.ndarray | None = None
-        self._thread: threading.Thread | None = None
-        self._stop = threading.Event()
+        self._closed = False
+        self._init_polling()
 
     @property
     def zones(self) -> ZoneMap:
@@ -217,30 +217,15 @@ class CameraReader:
             return []
         return list(self.process(frame))
 
-    def sightings(self, stop: threading.Event | None = None) -> Iterator[Sighting]:
-        """Yield sightings until the source runs dry or ``stop`` is set."""
-        stop = stop or self._stop
-        while not stop.is_set() and not self.finished:
-            yield from self.poll()
-            if self.frame_interval:
-                stop.wait(self.frame_interval)
+    def _pause(self) -> float:
+        return self.poll_interval  # a camera has no port to lose
 
-    def start(self, on_sighting: Callable[[Sighting], None]) -> None:
-        """Read in a background thread, handing each sighting to ``on_sighting``."""
-        if self._thread is not None:
-            raise RuntimeError("reader already started")
-        self._stop.clear()
-
-        def run() -> None:
-            for s in self.sightings(self._stop):
-                on_sighting(s)
-
-        self._thread = threading.Thread(target=run, name="camera", daemon=True)
-        self._thread.start()
+    def _thread_name(self) -> str:
+        return "camera"
 
     def close(self) -> None:
-        self._stop.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=5)
-            self._thread = None
-        self.source.close()
+        """Stop the rounds and release the camera (once: Picamera2 minds a second close)."""
+        self._stop_polling()
+        if not self._closed:
+            self._closed = True
+            self.source.close()

@@ -1,9 +1,10 @@
-"""The loop and thread every polled serial reader shares (PN532, RDM6300).
+"""The loop and thread every polled reader shares (PN532, RDM6300, the camera).
 
 A reader supplies ``poll()`` (one round: sightings and faults) and keeps ``_port`` None
-while its port is lost; this class runs the rounds until stopped, waits before trying
-a lost port again, and offers the same ``sightings`` / ``start`` / stop shape as the
-hub driver and the camera reader.
+while its port is lost (a serial reader) or sets ``finished`` when its source runs dry
+(a recording); this class runs the rounds until stopped, waits between them (longer
+before trying a lost port again), and offers the same ``sightings`` / ``start`` / stop
+shape as the hub driver.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Protocol
 
-from controller.readers.sightings import ReaderFault, TagSeen
+from controller.readers.sightings import CardSeen, ReaderFault, TagSeen
 
-Sighting = TagSeen | ReaderFault
+Sighting = TagSeen | CardSeen | ReaderFault
 
 
 class SerialPort(Protocol):
@@ -40,6 +41,8 @@ class PollingReader:
     zone: str
     reopen_delay: float = 1.0
     poll_interval: float = 0.0
+    #: the source ran dry (a recording's last frame): the rounds stop
+    finished: bool = False
     _port: object | None
 
     def _init_polling(self) -> None:
@@ -48,6 +51,13 @@ class PollingReader:
 
     def poll(self) -> list[Sighting]:
         raise NotImplementedError
+
+    def _pause(self) -> float:
+        """Seconds to wait after a round: ``reopen_delay`` while the port is lost."""
+        return self.reopen_delay if self._port is None else self.poll_interval
+
+    def _thread_name(self) -> str:
+        return f"{type(self).__name__.lower()}-{self.zone}"
 
     def close(self) -> None:
         self._stop_polling()
@@ -62,12 +72,11 @@ class PollingReader:
         """Poll for ever (or until ``stop`` is set), yielding sightings and faults."""
         stop = stop or self._stop
         try:
-            while not stop.is_set():
+            while not stop.is_set() and not self.finished:
                 yield from self.poll()
-                if self._port is None:
-                    stop.wait(self.reopen_delay)
-                elif self.poll_interval:
-                    stop.wait(self.poll_interval)
+                pause = self._pause()
+                if pause:
+                    stop.wait(pause)
         finally:
             if stop is self._stop:
                 self.close()
@@ -82,6 +91,5 @@ class PollingReader:
             for s in self.sightings(self._stop):
                 on_sighting(s)
 
-        name = f"{type(self).__name__.lower()}-{self.zone}"
-        self._thread = threading.Thread(target=run, name=name, daemon=True)
+        self._thread = threading.Thread(target=run, name=self._thread_name(), daemon=True)
         self._thread.start()
