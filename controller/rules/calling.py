@@ -227,7 +227,9 @@ class Calling:
         h.trump_public = True
         h.trump_card = card
         h.trump_how = how
-        h.trump_known_trick = 0 if not h.trick_winners and not h.trick else h.trick_no
+        # The trick in which the table learnt the trump (1 when called before play: no
+        # pile can be taken in the first trick, so that is as good as before it).
+        h.trump_known_trick = h.trick_no
         out.append(TrumpCalled(seat, Suit(suit), how, CARDS[card] if card is not None else None))
 
     def _on_call(self, move: I.CallTrump, out: list[Event]) -> None:
@@ -309,10 +311,9 @@ class Calling:
         self._maybe_start_play(out)
 
     def _check_seven_trumps(self, out: list[Event]) -> bool:
+        """Called once the whole deal is in (the 52nd card, or a trump hidden after it)."""
         h = self.hand
         if not (self.options.redeal_seven_trumps and self.dealt_mode and h.trump is not None and h.caller is not None):
-            return False
-        if h.deal_index < 52:
             return False
         n = sum(1 for c in h.holdings[h.caller] if c // 13 == h.trump)
         if n < 7:

@@ -1,6 +1,7 @@
 """More verdicts of the hand's and the match's end that mutation testing found unpinned:
-who won the match as the screens show it, and what a declined play-on is recorded as
-where tricks go to piles (source 002's Double Sir). See docs/mutation.md.
+who won the match as the screens show it, what a declined play-on is recorded as where
+tricks go to piles (source 002's Double Sir), and rang's first-seven court (000) when the
+hand is played out. See docs/mutation.md.
 """
 
 from __future__ import annotations
@@ -10,10 +11,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from tablehelp import of_type, run_hand, strong_hands  # noqa: E402
+from tablehelp import banded_hands, of_type, run_hand, strong_hands  # noqa: E402
 
 from controller.rules import Match, Phase, preset  # noqa: E402
-from controller.rules.events import HandWon, MatchOver, PlayOnChosen  # noqa: E402
+from controller.rules.events import CourtsScored, HandWon, MatchOver, PlayOnChosen, StreakUpdated  # noqa: E402
 from controller.rules.options import MatchEnd  # noqa: E402
 
 
@@ -38,3 +39,15 @@ def test_a_declined_play_on_over_piles_is_seven_tricks_not_a_first_seven() -> No
     (won,) = of_type(events, HandWon)
     assert (won.team, won.reason) == (0, "seven tricks")
     assert m.history[-1]["reason"] == "seven tricks"
+    assert of_type(events, StreakUpdated) == [StreakUpdated(0, 1)]  # one hand won in a row
+
+
+def test_the_first_seven_still_score_a_court_when_the_hand_is_played_to_the_end() -> None:
+    """Rang (000) pays a court for taking the first seven tricks. At a table that does not
+    stop at 7-0, Asif's side takes tricks 1 to 7, loses the 8th and wins on tricks at the
+    end: the court for the first seven is still theirs."""
+    m = Match(preset("rang", sweep_stop=False), first_dealer=3)
+    events = run_hand(m, banded_hands(), [0] * 7 + [1] + [None] * 5)
+    (won,) = of_type(events, HandWon)
+    assert (won.team, won.reason) == (0, "more tricks")
+    assert [(c.team, c.courts, c.reason) for c in of_type(events, CourtsScored)] == [(0, 1, "first seven tricks")]

@@ -1,6 +1,6 @@
-"""Online rung's points (source 002) at tables that mix in another way of choosing the
-caller: whose side counts as the caller's when an auction or nobody picks him. Mutation
-testing found these verdicts unpinned (docs/mutation.md).
+"""Scoring verdicts mutation testing found unpinned (docs/mutation.md): online rung's
+points (source 002) at tables that choose the caller another way, and the courts for all
+thirteen tricks (002's goon court, 003's trick streak).
 """
 
 from __future__ import annotations
@@ -8,13 +8,15 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parent))
 
-from tablehelp import band_rung_hand, deal, of_type, script_tricks, strong_hands  # noqa: E402
+from tablehelp import band_rung_hand, deal, of_type, run_hand, script_tricks, strong_hands  # noqa: E402
 
 from controller.rules import Match, Phase, preset  # noqa: E402
 from controller.rules import inputs as I  # noqa: E402
-from controller.rules.events import HandWon, PointsScored  # noqa: E402
+from controller.rules.events import CourtsScored, HandWon, PointsScored, StreakUpdated  # noqa: E402
 from controller.rules.options import Scoring  # noqa: E402
 
 
@@ -45,3 +47,32 @@ def test_online_points_without_a_caller_count_the_dealers_next_seat_as_the_calle
     assert m.hand.caller is None and won.tricks[1 - won.team] == 0
     side = "caller's team" if won.team == 0 else "opponents"
     assert [(p.team, p.reason) for p in of_type(events, PointsScored)] == [(won.team, f"{side} won with a court")]
+
+
+# ------------------------------------------------------------ courts for all thirteen
+
+
+@pytest.mark.parametrize(("dealer", "court"), [
+    (2, (0, 3, "goon court: dealer's team took all 13")),
+    (3, (0, 1, "all thirteen tricks")),
+])
+def test_all_thirteen_in_double_sir_is_a_goon_court_only_for_the_dealers_side(
+        dealer: int, court: tuple[int, int, str]) -> None:
+    """002: taking all 13 is one court, or a goon court of three when the dealer's own side
+    does it. Asif's side (seats 0 and 2) plays on from 7-0 and takes every trick; taking
+    all thirteen also starts the count of hands in a row afresh."""
+    m = Match(preset("double-sir"), first_dealer=dealer)
+    events = run_hand(m, strong_hands(0), [0] * 13, play_on=True)
+    assert [(c.team, c.courts, c.reason) for c in of_type(events, CourtsScored)] == [court]
+    assert of_type(events, StreakUpdated) == [StreakUpdated(0, 0)]
+
+
+def test_all_thirteen_pays_only_what_the_trick_streak_has_not_paid_already() -> None:
+    """003 counts a court for seven tricks running. At a table paying one court for all
+    thirteen, the side that took them all was paid that court at the seventh trick: the
+    hand's end adds no second court (and no empty one)."""
+    m = Match(preset("trick-streak", court_all_thirteen=1), first_dealer=3)
+    events = run_hand(m, strong_hands(0), [0] * 13, play_on=True)
+    assert [(c.team, c.courts, c.reason) for c in of_type(events, CourtsScored)] == [(0, 1, "7 tricks in a row")]
+    (won,) = of_type(events, HandWon)
+    assert won.tricks == (13, 0)

@@ -157,3 +157,29 @@ def test_a_card_another_player_has_shown_is_refused_naming_both() -> None:
         m.apply(I.ShowCard(3, card("QD")))
     with pytest.raises(InvalidChoice, match="Asif was not asked to show cards"):
         m.apply(I.ShowCard(0, card("KD")))
+
+
+# Chetan plays diamonds to a heart lead, then to a spade lead; then everyone follows.
+CLAIMS_THEN_CLUBS = ("AH 9D 2H 3H", "AS 3D 2S 3S", "AD 4D 5D 6D", "KD 7D 8D TD",
+                     "AC 2C 3C 4C", "KC 5C 6C 7C", "QC 8C 9C TC")
+
+
+def test_a_player_is_asked_about_his_claims_in_the_order_he_made_them() -> None:
+    """Chetan plays a diamond to the heart lead of trick 1 and another to the spade lead of
+    trick 2: at the end he is asked about hearts (trick 1), then spades (trick 2)."""
+    m = rang_hand()
+    events = tricks(m, *CLAIMS_THEN_CLUBS)
+    mine = [(a.suits, a.tricks) for a in of_type(events, ShowAsked) if a.seat == 2]
+    assert mine == [((Suit.H, Suit.S), (1, 2))]
+
+
+def test_a_table_that_does_not_show_clears_every_open_claim_by_suit() -> None:
+    """Without showing, the hand is scored at once and each open claim is dropped, suit by
+    suit, so that the next hand starts with no suspicion."""
+    m = Match(preset("rang", show_at_hand_end=False), first_dealer=0, knowledge="played", seat_names=NAMES)
+    m.apply(I.CallTrump(1, Suit.C))
+    events = tricks(m, *CLAIMS_THEN_CLUBS)
+    assert [(e.seat, e.suit) for e in events if e.kind == "suspicion-cleared"] == \
+        [(2, Suit.S), (2, Suit.H)]
+    (won,) = of_type(events, HandWon)
+    assert won == HandWon(1, 1, (0, 7), "first seven tricks", Suit.C)

@@ -138,7 +138,7 @@ def test_caller_discards_face_down_and_it_is_shown_only_at_hand_end() -> None:
     assert off is not None and any(c // 13 == led for c in seat3)
     m.apply(I.Play(3, off))
     events = m.apply(I.ApplyPenalty())
-    assert [(e.seat, e.card) for e in of_type(events, FaceDownShown)] == [(1, card("9H"))]
+    assert [(e.seat, e.card, e.trick) for e in of_type(events, FaceDownShown)] == [(1, card("9H"), 2)]
     assert [e.reason for e in of_type(events, TrumpRevealed)] == ["the hand is over"]
     assert of_type(events, HandWon)
 
