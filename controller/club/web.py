@@ -25,7 +25,7 @@ from controller.club.tournament import Director
 from controller.web.admin_routes import Gate, _body, session_router
 from controller.web.app import CSP
 from controller.web.body_limit import BodyLimit
-from controller.web.pin import valid_pin
+from controller.web.pin import PinCheck, valid_pin
 from controller.web.public_routes import STATIC as TABLE_STATIC
 from controller.web.security import RateLimiter, Sessions, load_or_create_secret
 
@@ -49,9 +49,9 @@ def stat_rows(board: Scoreboard, night: int | None) -> list[dict[str, Any]]:
     return rows
 
 
-def create_club_app(board: Scoreboard, *, admin_pin: str, club_name: str = "Court Piece club",
+def create_club_app(board: Scoreboard, *, admin_pin: str | PinCheck, club_name: str = "Court Piece club",
                     state_dir: Path | None = None, limiter: RateLimiter | None = None) -> FastAPI:
-    if not valid_pin(admin_pin):
+    if isinstance(admin_pin, str) and not valid_pin(admin_pin):
         raise ValueError("the director's PIN must be 4 to 12 digits")
     app = FastAPI(title=club_name, docs_url=None, redoc_url=None, openapi_url=None)
     gate = Gate(Sessions(load_or_create_secret(state_dir)), limiter or RateLimiter(), admin_pin)

@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     from controller.club.web import create_club_app
     from controller.config import ConfigError
     from controller.runtime import serve_web
-    from controller.web.pin import load_or_create_pin
+    from controller.web.pin import PIN_FILE, PinCheck, PinError, PinFile, PlainPin
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
@@ -48,13 +48,23 @@ def run(args: argparse.Namespace) -> int:
         return 0
     state = cfg.state_dir
     state.mkdir(parents=True, exist_ok=True)
+    # The director's PIN: as the table's, only a salted hash in STATE/admin-pin (0600),
+    # made at first start and printed once; `courtpiece pin --reset --state-dir STATE`
+    # makes a new one that the running scoreboard takes at the next sign-in. A PIN in
+    # the club's config (which must not be world-readable) is used as it is.
+    pin: PinCheck
     try:
-        pin, new = load_or_create_pin(state, cfg.club.pin or None)
-    except ValueError as err:
+        if cfg.club.pin:
+            pin, new = PlainPin(cfg.club.pin), None
+        else:
+            pin = PinFile(state)
+            new = pin.load_or_create()
+    except PinError as err:
         print(f"courtpiece club: [club] pin: {err}", file=sys.stderr)
         return 2
     if new:
-        print(f"director's PIN (saved in {state}): {pin}", flush=True)
+        print(f"director's PIN: {new}  (shown once; only its hash is kept in {state / PIN_FILE}; "
+              f"a new one: courtpiece pin --reset --state-dir {state})", flush=True)
     store = ClubStore(state / "club.sqlite3")
     link = BrokerLink(b.host, b.port, SCOREBOARD_USER, b.password, b.tls_ca, b.tls_cert, b.tls_key, b.keepalive)
     board = Scoreboard(store, link, prefix=cfg.club.prefix).start()

@@ -180,24 +180,3 @@ class PinFile:
         except (OSError, PinError):
             return False  # no PIN file: nobody gets in (the log says why at start)
         return current.verify(pin)
-
-
-def load_or_create_pin(state_dir: Path, configured: str | None = None) -> tuple[str, bool]:
-    """The club scoreboard's director PIN, kept as plain digits in a 0600 file.
-
-    Kept for ``courtpiece club`` only; the table's admin PIN is a :class:`PinFile`.
-    """
-    if configured:
-        if not valid_pin(configured):
-            raise ValueError("the admin PIN must be 4 to 12 digits")
-        return configured, False
-    path = Path(state_dir) / PIN_FILE
-    try:
-        saved = path.read_text(encoding="ascii").strip()
-    except FileNotFoundError:
-        saved = ""
-    if valid_pin(saved):
-        return saved, False
-    pin = generate_pin()
-    _write_private(path, pin + "\n")
-    return pin, True
