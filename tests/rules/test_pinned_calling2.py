@@ -28,6 +28,7 @@ from controller.rules import Match, OutOfTurn, Phase, Suit, WrongPhase, preset  
 from controller.rules import inputs as I  # noqa: E402
 from controller.rules.events import (  # noqa: E402
     BidPassed,
+    Event,
     HandStarted,
     Redeal,
     RevokeFlagged,
@@ -152,7 +153,7 @@ def test_when_all_four_pass_and_the_dealer_is_not_forced_the_hand_is_dealt_again
     the same hand again when nobody bids: same number, same dealer, a new auction."""
     m = Match(preset("band-rung", dealer_forced_bid=False), first_dealer=0, seat_names=NAMES)
     deal_first_batch(m, strong_hands(2))
-    events = []
+    events: list[Event] = []
     for seat in (1, 2, 3, 0):
         events += m.apply(I.Pass(seat))
     assert events[-3:] == [BidPassed(0), Redeal(1, "everyone passed"), HandStarted(1, 0, None)]

@@ -160,17 +160,22 @@ def test_a_card_another_player_has_shown_is_refused_naming_both() -> None:
 
 
 # Chetan plays diamonds to a heart lead, then to a spade lead; then everyone follows.
-CLAIMS_THEN_CLUBS = ("AH 9D 2H 3H", "AS 3D 2S 3S", "AD 4D 5D 6D", "KD 7D 8D TD",
+CLAIMS_THEN_CLUBS = ("AH 9D 5H 3H", "AS 3D 2S 3S", "AD 4D 5D 6D", "KD 7D 8D TD",
                      "AC 2C 3C 4C", "KC 5C 6C 7C", "QC 8C 9C TC")
 
 
 def test_a_player_is_asked_about_his_claims_in_the_order_he_made_them() -> None:
     """Chetan plays a diamond to the heart lead of trick 1 and another to the spade lead of
-    trick 2: at the end he is asked about hearts (trick 1), then spades (trick 2)."""
+    trick 2: at the end he is asked about hearts (trick 1), then spades (trick 2). A heart
+    shown proves the first; the second, never proven, is cleared with the hand."""
     m = rang_hand()
     events = tricks(m, *CLAIMS_THEN_CLUBS)
     mine = [(a.suits, a.tricks) for a in of_type(events, ShowAsked) if a.seat == 2]
     assert mine == [((Suit.H, Suit.S), (1, 2))]
+    # He shows the two of hearts: the hearts claim is proven, the spades one dropped.
+    events = show(m, (2, "2H"))
+    assert [(f.seat, f.suit, f.trick) for f in of_type(events, RevokeFlagged)] == [(2, Suit.H, 1)]
+    assert [(e.seat, e.suit) for e in events if e.kind == "suspicion-cleared"] == [(2, Suit.S)]
 
 
 def test_a_table_that_does_not_show_clears_every_open_claim_by_suit() -> None:
