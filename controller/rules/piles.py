@@ -14,8 +14,9 @@ from .hand import Hand, team_of
 from .options import Collection, Options, PileWait
 
 
-def collect(hand: Hand, opts: Options, winner: int, win_card: int, cut: bool) -> list[Event]:
-    """Credit the trick just won (``hand.trick_no``) and return any pickup event."""
+def collect(hand: Hand, opts: Options, winner: int, win_card: int) -> list[Event]:
+    """Credit the trick just won (``hand.trick_no``) and return any pickup event. Whether an
+    earlier win was a cut is read from ``hand.winning_cards``."""
     t = hand.trick_no
     if opts.collection is Collection.EACH_TRICK:
         hand.captured[team_of(winner)] += 1

@@ -187,8 +187,8 @@ class Playing:
         lead = not trick
         if lead:
             led = None
-        elif trick[0].seat == h.leader:  # the usual order: the lead is the first card
-            led = -1 if trick[0].face_down else trick[0].card // 13
+        elif trick[0].seat == h.leader:  # the usual order: the lead is the first card (face up)
+            led = trick[0].card // 13
         else:
             led = h.led_suit()
         hidden = h.trump is not None and not h.trump_public
@@ -373,7 +373,7 @@ class Playing:
                             tuple([(tc.seat, None if tc.face_down and not show else CARDS[tc.card]) for tc in order]),
                             o.collection is Collection.DOUBLE_SIR and h.trick_no < 13))
         h.trick_winners.append(winner)
-        out += collect(h, o, winner, win.card, cut)
+        out += collect(h, o, winner, win.card)
         h.winning_cards.append((win.card, cut))
         if o.trick_streak:
             self._count_trick_streak(team_of(winner), out)

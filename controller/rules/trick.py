@@ -12,9 +12,10 @@ from .hand import TrickCard
 
 
 def trick_winner(cards: list[TrickCard]) -> TrickCard:
-    """``cards`` in play order (the lead first)."""
+    """``cards`` in play order (the lead first). The lead is never face down: only a card
+    that does not follow a suit already led can be."""
     lead = cards[0]
-    led = -1 if lead.face_down else lead.card // 13
+    led = lead.card // 13
     best = lead
     best_key = -1
     for tc in cards:
@@ -34,4 +35,4 @@ def trick_winner(cards: list[TrickCard]) -> TrickCard:
 
 def is_cut(winner: TrickCard, leader_card: TrickCard) -> bool:
     """A trump played on a trick led in another suit."""
-    return winner.trump and (leader_card.face_down or winner.card // 13 != leader_card.card // 13)
+    return winner.trump and winner.card // 13 != leader_card.card // 13

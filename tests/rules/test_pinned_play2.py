@@ -169,3 +169,40 @@ def test_a_proof_played_face_down_stays_down_unless_the_table_shows_discards(rev
     assert (flag.seat, flag.trick, flag.proof) == (0, 2, None)
     assert m.phase is Phase.SHOW  # the hand is over (seats are asked to show)
     assert [p.card for p in of_type(events, ProofShown)] == ([card("3H")] if reveal else [])
+
+
+# ------------------------------------------------------------ who takes a trick
+
+def played_table(name: str, trump: Suit | None, **overrides: object) -> Match:
+    """'played' mode, dealer 3: seat 0 calls ``trump`` aloud, or hides clubs (hidden rung)."""
+    m = Match(preset(name, **overrides), first_dealer=3, knowledge="played")
+    m.apply(I.CallTrump(0, trump) if trump is not None else I.HideTrump(0, suit=Suit.C))
+    return m
+
+
+def test_the_three_beats_the_two_led_past_a_card_of_another_suit() -> None:
+    """Following suit, the higher card wins even when both are the lowest of the suit, and
+    a card of a third suit (no trump) in between changes nothing."""
+    m = played_table("court-piece", Suit.C)
+    events = play_script(m, [(0, card("2S")), (1, card("AH")), (2, card("3S")), (3, card("AD"))])
+    assert [e.winner for e in of_type(events, TrickWon)] == [2]
+
+
+def test_the_higher_of_two_trumps_takes_the_trick() -> None:
+    """Two players who cannot follow both trump: the five of hearts over-trumps the two."""
+    m = played_table("court-piece", Suit.H)
+    events = play_script(m, [(0, card("AS")), (1, card("2H")), (2, card("5H")), (3, card("KS"))])
+    assert [e.winner for e in of_type(events, TrickWon)] == [2]
+
+
+@pytest.mark.parametrize("show", [False, True])
+def test_a_face_down_discard_before_the_winning_card_takes_nothing(show: bool) -> None:
+    """002's hidden rung: seat 0 (trump hidden) discards face down second in the trick; the
+    heart played after it still wins. The trick's record shows the face-down card only
+    at a table that turns such discards up."""
+    m = played_table("hidden-rung", None, show_caller_discards=show)
+    play_script(m, [(0, card("5S")), (1, card("3S")), (2, card("4S")), (3, card("AS"))])
+    events = play_script(m, [(3, card("2H")), (0, card("2D")), (1, card("3H")), (2, card("4H"))])
+    (won,) = of_type(events, TrickWon)
+    assert won.winner == 2
+    assert list(won.cards) == [(3, card("2H")), (0, card("2D") if show else None), (1, card("3H")), (2, card("4H"))]
