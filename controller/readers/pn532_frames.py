@@ -86,11 +86,6 @@ class Frame:
     start: int = 0
     end: int = 0
 
-    @property
-    def command_code(self) -> int | None:
-        """The command (host frames) or response code (PN532 frames), if any."""
-        return self.data[0] if self.kind is FrameKind.INFO and self.data else None
-
 
 class FrameErrorKind(Enum):
     NOISE = "noise"  # bytes outside any frame that are not preamble/postamble filler

@@ -23,11 +23,10 @@ DEFAULT_BAUDRATE = 9600
 IDLE_GAP = 0.05
 
 
-SerialLike = SerialPort
-SerialFactory = Callable[[str, int], SerialLike]
+SerialFactory = Callable[[str, int], SerialPort]
 
 
-def open_serial(port: str, baudrate: int) -> SerialLike:
+def open_serial(port: str, baudrate: int) -> SerialPort:
     return open_idle_serial(port, baudrate, IDLE_GAP)
 
 
@@ -93,7 +92,7 @@ class Rdm6300Reader(PollingReader):
         self.presence = SilencePresence(removal_silence)
         self.reopen_delay = reopen_delay
         self.decoder = Rdm6300Decoder()
-        self._port: SerialLike | None = None
+        self._port: SerialPort | None = None
         self._init_polling()
 
     def open(self) -> None:

@@ -4,7 +4,7 @@ Use ``Match(preset("rang"), first_dealer=0, knowledge="dealt")`` and feed it inp
 ``controller.rules.inputs``; every call returns the events it caused.
 """
 
-from .cards import CARDS, DECK, Card, Suit, card, cards
+from .cards import CARDS, Card, Suit, card, cards
 from .errors import (
     CardSeenTwice,
     ImpossibleInput,
@@ -20,7 +20,7 @@ from .match import DEALT, PLAYED, Match
 from .options import PRESETS, OptionError, Options, preset
 
 __all__ = [
-    "CARDS", "DECK", "Card", "Suit", "card", "cards",
+    "CARDS", "Card", "Suit", "card", "cards",
     "CardSeenTwice", "ImpossibleInput", "InvalidChoice", "NoCardsLeft", "NotInHand", "OutOfTurn",
     "TooManyCards", "WrongPhase",
     "Phase", "team_of", "DEALT", "PLAYED", "Match", "PRESETS", "Options", "OptionError", "preset",

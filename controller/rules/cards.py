@@ -77,7 +77,6 @@ class Card(int):
 
 
 CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(52))
-DECK: tuple[Card, ...] = CARDS
 #: Lookup tables for hot paths (faster than the properties).
 SUIT_OF: tuple[int, ...] = tuple(i // 13 for i in range(52))
 RANK_OF: tuple[int, ...] = tuple(i % 13 for i in range(52))
