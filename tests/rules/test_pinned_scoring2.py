@@ -76,3 +76,20 @@ def test_all_thirteen_pays_only_what_the_trick_streak_has_not_paid_already() -> 
     assert [(c.team, c.courts, c.reason) for c in of_type(events, CourtsScored)] == [(0, 1, "7 tricks in a row")]
     (won,) = of_type(events, HandWon)
     assert won.tricks == (13, 0)
+
+
+def test_bid_scoring_without_a_caller_counts_the_dealers_side_as_the_bidders() -> None:
+    """Be-ranga (no caller, so no bid) at a table set to band rung's bid scoring: the
+    dealer's side stands in for the bidders, and a bid of nothing scores nothing."""
+    m = Match(preset("be-ranga", scoring=Scoring.BID), first_dealer=3)
+    hands = strong_hands(0)
+    events = deal(m, hands)
+    for seat, c in script_tricks(hands, 0, [0] * 13):
+        if m.phase is Phase.PLAY_ON:
+            events += m.apply(I.PlayOn(False))
+        if m.phase is not Phase.PLAY:
+            break
+        events += m.apply(I.Play(seat, c))
+    (won,) = of_type(events, HandWon)
+    side = "made" if won.team == 1 else "lost"  # Dua, the dealer, sits on side 1
+    assert [(p.team, p.points, p.reason) for p in of_type(events, PointsScored)] == [(won.team, 0, f"bid of 0 {side}")]
