@@ -183,14 +183,8 @@ class Playing:
         h = self.hand
         o = self.options
         suit = c // 13
-        trick = h.trick
-        lead = not trick
-        if lead:
-            led = None
-        elif trick[0].seat == h.leader:  # the usual order: the lead is the first card (face up)
-            led = trick[0].card // 13
-        else:
-            led = h.led_suit()
+        lead = not h.trick
+        led = None if lead else h.led_suit()  # None also while the leader's card is taken back
         hidden = h.trump is not None and not h.trump_public
         # The caller's off-suit card goes face down while trump is hidden -- except the
         # face-down trump card itself: taking it off the trump spot shows it to everyone.
@@ -202,7 +196,7 @@ class Playing:
         # whole hand in 'dealt' mode; in 'played' mode a trump card laid or shown, or a
         # card taken back
         if led is not None and led >= 0 and suit != led:
-            proof = _lowest_of(holding, led, exclude=c)
+            proof = _lowest_of(holding, led)  # c is of another suit
             if proof is not None:
                 violations.append((FACE_DOWN_NOT_VOID if face_down else FOLLOW_SUIT, proof,
                                    f"did not follow {Suit(led).title}"))
@@ -212,19 +206,19 @@ class Playing:
                 violations.append((FACE_DOWN_TRUMP, None, "played a trump face down without revealing the trump"))
             if hidden and not face_down and o.ask_rule is AskRule.OPPONENTS_MUST and h.caller is not None \
                     and team_of(seat) != team_of(h.caller) and h.asked != seat \
-                    and not (violations and violations[0][0] == FOLLOW_SUIT):
+                    and not violations:  # (a follow-suit flag: the only one possible here)
                 violations.append((MUST_ASK, None, "did not ask for the trump before playing off suit"))
         if h.must_trump == seat and h.trump_public and suit != h.trump:
-            proof = _lowest_of(holding, h.trump, exclude=c)  # type: ignore[arg-type]
+            proof = _lowest_of(holding, h.trump)  # type: ignore[arg-type]
             if proof is not None and not (led is not None and led >= 0 and suit == led):
                 violations.append((TRUMP_AFTER_ASK, proof, "did not trump after the reveal"))
         if lead and h.caller_revealed_on_lead and seat == h.caller and suit != h.trump:
-            proof = _lowest_of(holding, h.trump, exclude=c)  # type: ignore[arg-type]
+            proof = _lowest_of(holding, h.trump)  # type: ignore[arg-type]
             if proof is not None:
                 violations.append((LEAD_TRUMP_AFTER_REVEAL, proof, "showed the trump on the lead but led no trump"))
         if lead and o.ace_rules and c % 13 == ACE and h.trick_winners and h.trick_winners[-1] == seat:
             prev_card, prev_cut = h.winning_cards[-1]
-            if prev_card % 13 == ACE and not prev_cut and self._holds_non_ace(seat, c):
+            if prev_card % 13 == ACE and not prev_cut and self._holds_non_ace(seat):
                 violations.append((ACE_WITHDRAW, None, "led an ace straight after winning with an ace: take it back and lead another card"))
         # --- the card lands
         h.started = True
@@ -275,10 +269,12 @@ class Playing:
         if len(h.trick) == 4 and h.pending is None and (h.correction_from is None or not h.may_change):
             self._close_trick(out)  # nobody may still change a card: the trick is done
 
-    def _holds_non_ace(self, seat: int, c: int) -> bool:
+    def _holds_non_ace(self, seat: int) -> bool:
+        """Whether the seat leading an ace could have led something else: in 'played' mode,
+        whether more cards are left in its hand than aces unseen besides the one led."""
         h = self.hand
         if h.dealt_mode:
-            return any(x % 13 != ACE for x in h.holdings[seat] if x != c)
+            return any(x % 13 != ACE for x in h.holdings[seat])
         unplayed_aces = sum(1 for s in range(4) if Card.of(s, ACE) not in h.played) - 1
         return 13 - h.played_count[seat] - 1 > unplayed_aces
 
@@ -401,9 +397,6 @@ class Playing:
             out.append(award_courts(t, self.hand, team, 1, f"{self.options.trick_streak} tricks in a row"))
 
 
-def _lowest_of(cards: set[int], suit: int, *, exclude: int) -> int | None:
-    best = None
-    for x in cards:
-        if x != exclude and x // 13 == suit and (best is None or x < best):
-            best = x
-    return best
+def _lowest_of(cards: set[int], suit: int) -> int | None:
+    """The lowest card of ``suit`` among ``cards`` (the proof a revoke flag names)."""
+    return min((x for x in cards if x // 13 == suit), default=None)

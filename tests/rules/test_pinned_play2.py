@@ -16,15 +16,20 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from tablehelp import banded_hands, cards, deal, deal_first_batch, deal_inputs, of_type, play_script  # noqa: E402
 
-from controller.rules import Match, NotInHand, Phase, Suit, WrongPhase, card, preset  # noqa: E402
+from controller.rules import Match, NotInHand, OutOfTurn, Phase, Suit, WrongPhase, card, preset  # noqa: E402
 from controller.rules import inputs as I  # noqa: E402
 from controller.rules.events import (  # noqa: E402
+    CardTakenBack,
     DealFellShort,
+    FaceDownPlayed,
+    FaceDownShown,
     PlayAccepted,
     ProofShown,
     RevokeFlagged,
     RevokeProof,
     TrickWon,
+    TrumpCalled,
+    VoidShown,
 )
 from controller.rules.options import TrumpCall  # noqa: E402
 
@@ -118,7 +123,8 @@ def test_a_trick_corrected_out_of_turn_is_recorded_in_the_order_of_play() -> Non
     deal(m, hands)
     m.apply(I.Play(0, card("9H")))
     assert m.public_view()["pending_revoke"] is None
-    assert of_type(m.apply(I.Play(1, card("8S"))), RevokeFlagged)
+    (flag,) = of_type(m.apply(I.Play(1, card("8S"))), RevokeFlagged)
+    assert (flag.card, flag.suit, flag.detail) == (card("8S"), Suit.H, "did not follow hearts")
     # Only seat 1 is told which heart proves it (his lowest); the table sees the flag.
     assert [m.seat_view(s)["pending_revoke"]["proof"] for s in range(4)] == [None, "4H", None, None]
     assert m.public_view()["pending_revoke"]["proof"] is None
@@ -166,8 +172,10 @@ def test_a_proof_played_face_down_stays_down_unless_the_table_shows_discards(rev
     play_script(m, [(1, card("AH")), (2, card("KH")), (3, card("QH")), (0, card("2D"))])
     events = play_script(m, [(1, card("KS")), (2, card("6S")), (3, card("7S")), (0, card("3H"))])
     (flag,) = of_type(events, RevokeFlagged)
-    assert (flag.seat, flag.trick, flag.proof) == (0, 2, None)
-    assert m.phase is Phase.SHOW  # the hand is over (seats are asked to show)
+    assert (flag.seat, flag.card, flag.trick, flag.suit, flag.proof) == (0, None, 2, Suit.H, None)
+    assert not of_type(events, TrickWon)  # the court ended the hand with the card
+    assert m.phase is Phase.SHOW
+    assert m.hand.show_outcome.revoke_trick == 2  # type: ignore[union-attr]  # the hand is over (seats are asked to show)
     assert [p.card for p in of_type(events, ProofShown)] == ([card("3H")] if reveal else [])
 
 
@@ -186,6 +194,7 @@ def test_the_three_beats_the_two_led_past_a_card_of_another_suit() -> None:
     m = played_table("court-piece", Suit.C)
     events = play_script(m, [(0, card("2S")), (1, card("AH")), (2, card("3S")), (3, card("AD"))])
     assert [e.winner for e in of_type(events, TrickWon)] == [2]
+    assert [(e.seat, e.suit, e.trick) for e in of_type(events, VoidShown)] == [(1, Suit.S, 1), (3, Suit.S, 1)]
 
 
 def test_the_higher_of_two_trumps_takes_the_trick() -> None:
@@ -206,3 +215,121 @@ def test_a_face_down_discard_before_the_winning_card_takes_nothing(show: bool) -
     (won,) = of_type(events, TrickWon)
     assert won.winner == 2
     assert list(won.cards) == [(3, card("2H")), (0, card("2D") if show else None), (1, card("3H")), (2, card("4H"))]
+    face_down = of_type(events, FaceDownShown if show else FaceDownPlayed)
+    assert [(e.seat, e.card, e.trick) for e in face_down] == [(0, card("2D"), 2)]
+
+
+# ------------------------------------------------------------ refusals and rulings
+
+def test_a_card_from_no_seat_and_a_penalty_with_nothing_flagged_are_refused() -> None:
+    m = played_table("court-piece", Suit.C)
+    with pytest.raises(OutOfTurn, match="no seat 4"):
+        m.apply(I.Play(4, card("AS")))
+    m.apply(I.Play(0, card("AS")))
+    with pytest.raises(WrongPhase, match="no flagged play"):
+        m.apply(I.ApplyPenalty())
+
+
+def test_a_card_before_band_rungs_auction_is_over_waits_for_the_auction() -> None:
+    m = Match(preset("band-rung"), first_dealer=0, knowledge="played")
+    with pytest.raises(WrongPhase, match="waits for the auction"):
+        m.apply(I.Play(1, card("AS")))
+
+
+def test_time_called_after_be_rangas_first_card_lets_the_hand_finish() -> None:
+    """Be-ranga has no call: the first card is the first thing of the hand. Once it is
+    down the hand is under way, so time called then does not end the match at once."""
+    m = Match(preset("be-ranga"), first_dealer=3, knowledge="played")
+    m.apply(I.Play(0, card("2S")))
+    m.apply(I.TimeUp())
+    assert m.phase is Phase.PLAY
+
+
+# ------------------------------------------------------------ trump from a played card
+
+def test_be_rangas_first_card_off_suit_sets_trump_and_wins() -> None:
+    """002's be-ranga: seat 1, with no spade, plays the 3 of hearts; hearts are trump from
+    that card on, and it takes the trick over the ace of spades."""
+    m = Match(preset("be-ranga"), first_dealer=3, knowledge="played")
+    events = play_script(m, [(0, card("2S")), (1, card("3H")), (2, card("AS")), (3, card("KS"))])
+    assert [(e.seat, e.suit, e.card) for e in of_type(events, TrumpCalled)] == [(1, Suit.H, card("3H"))]
+    assert [e.winner for e in of_type(events, TrickWon)] == [1]
+
+
+def test_the_hidden_trump_card_played_as_a_cut_takes_the_trick() -> None:
+    """002: seat 0 hid the 2 of hearts; void in diamonds, he plays that very card on a
+    diamond lead. It turns the trump up and counts as a trump at once."""
+    m = Match(preset("hidden-rung"), first_dealer=3, knowledge="played")
+    m.apply(I.HideTrump(0, card("2H")))
+    play_script(m, [(0, card("5S")), (1, card("AS")), (2, card("3S")), (3, card("4S"))])
+    events = play_script(m, [(1, card("AD")), (2, card("KD")), (3, card("QD")), (0, card("2H"))])
+    assert [e.winner for e in of_type(events, TrickWon)] == [0]
+
+
+# ------------------------------------------------------------ what a played card claims
+
+def asked_table() -> Match:
+    """Hidden rung in 'played' mode where whoever asks for the trump must trump: seat 0
+    hides clubs and leads the ace of spades; seat 1 asks (the trump is turned up)."""
+    m = Match(preset("hidden-rung", must_trump_after_ask=True), first_dealer=3, knowledge="played")
+    m.apply(I.HideTrump(0, suit=Suit.C))
+    m.apply(I.Play(0, card("AS")))
+    m.apply(I.AskTrump(1))
+    return m
+
+
+def test_an_asker_who_does_not_trump_claims_no_trump_and_a_later_trump_proves_it() -> None:
+    """Seat 1 asked (claiming no spade), then threw the 2 of diamonds: now he claims no
+    club either. In the next trick his 2 of clubs shows he held a trump when he had to
+    play one."""
+    m = asked_table()
+    events = m.apply(I.Play(1, card("2D")))
+    assert [(e.seat, e.suit, e.trick) for e in of_type(events, VoidShown)] == [(1, Suit.C, 1)]
+    play_script(m, [(2, card("3S")), (3, card("4S"))])
+    m.apply(I.Play(0, card("KS")))
+    events = m.apply(I.Play(1, card("2C")))
+    flags = [(f.seat, f.card, f.trick, f.rule, f.suit, f.proof, f.detail) for f in of_type(events, RevokeFlagged)]
+    assert flags == [(1, card("2D"), 1, "trump-after-ask", Suit.C, card("2C"),
+                      "held clubs when it did not play one in trick 1")]
+
+
+def test_an_asker_who_follows_suit_claims_nothing() -> None:
+    m = asked_table()
+    assert not of_type(m.apply(I.Play(1, card("2S"))), VoidShown)
+
+
+# ------------------------------------------------------------ a proof played later
+
+def test_a_secret_proof_is_told_to_the_table_when_its_card_is_played() -> None:
+    """Seat 1 threw a spade on a heart lead holding three hearts; only he is told the proof
+    (his 4 of hearts). His king of hearts later shows nothing; when the 4 itself is
+    played face up the whole table sees which card it was."""
+    hands = banded_hands()
+    m = Match(preset("court-piece"), first_dealer=3)
+    deal_first_batch(m, hands)
+    m.apply(I.CallTrump(0, Suit.C))
+    deal(m, hands)
+    play_script(m, [(0, card("9H")), (1, card("8S")), (2, card("QH")), (3, card("JH"))])
+    m.apply(I.CloseTrick())
+    events = play_script(m, [(2, card("7H")), (3, card("6H")), (0, card("5H")), (1, card("KH"))])
+    assert not of_type(events, ProofShown)
+    events = m.apply(I.Play(1, card("4H")))
+    assert [(e.seat, e.card, e.trick, e.reason) for e in of_type(events, ProofShown)] == [(1, card("4H"), 1, "played")]
+
+
+# ------------------------------------------------------------ a face-down card taken back
+
+def test_a_face_down_discard_taken_back_leaves_no_trace() -> None:
+    """002: seat 0 (his hidden trump the 2 of hearts) discards face down on a heart lead
+    and is flagged; he takes the card back (the table still does not see it) and plays
+    the 2 of hearts. The discard claims nothing any more and lies nowhere face down."""
+    m = Match(preset("hidden-rung"), first_dealer=3, knowledge="played")
+    m.apply(I.HideTrump(0, card("2H")))
+    play_script(m, [(0, card("5S")), (1, card("AS")), (2, card("3S")), (3, card("4S"))])
+    events = play_script(m, [(1, card("AH")), (2, card("KH")), (3, card("QH")), (0, card("2D"))])
+    assert [f.rule for f in of_type(events, RevokeFlagged)] == ["face-down-not-void"]
+    events = m.apply(I.TakeBack(0))
+    assert [(e.seat, e.card, e.trick) for e in of_type(events, CardTakenBack)] == [(0, None, 2)]
+    assert m.seat_view(0)["my_face_down"] == []
+    events = m.apply(I.Play(0, card("2H")))
+    assert not of_type(events, RevokeFlagged)
