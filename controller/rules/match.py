@@ -197,7 +197,7 @@ class Match(Calling, Playing, Ending, Showing):
         if not h.trick:
             return [CARDS[c] for c in cards_]
         led = h.led_suit()
-        if led is None or led < 0:
+        if led is None:  # the leader's card is taken back: no suit is led yet
             return [CARDS[c] for c in cards_]
         follow = [c for c in cards_ if c // 13 == led]
         if follow:

@@ -20,6 +20,7 @@ from tablehelp import (  # noqa: E402
     deal,
     deal_first_batch,
     play_script,
+    run_hand,
     script_tricks,
     snapshot,
     strong_hands,
@@ -46,3 +47,56 @@ def test_a_copy_of_a_hand_start_copy_rebuilds_from_that_start_after_a_refusal() 
     with pytest.raises(OutOfTurn):
         again.apply(I.Play(2, card(again.seat_view(2)["my_hand"][0])))
     assert snapshot(again) == before and len(again.seat_view(0)["my_hand"]) == 6
+
+
+def test_legal_plays_while_the_leaders_card_is_taken_back_are_the_whole_hand() -> None:
+    """Band rung 6.3: seat 0 won with a plain ace and leads another ace while holding other
+    cards; flagged, he takes it back after seat 1 has played. With no card led now, any
+    card of seat 2 may go down."""
+    from test_pinned_play import ace_deal, ace_table, play_eleven_diamond_tricks
+
+    hands = ace_deal("AS 2C", "AH AC")
+    m = ace_table(hands, "dealt")
+    play_eleven_diamond_tricks(m, hands)
+    m.apply(I.Play(0, card("AS")))
+    m.apply(I.Play(1, min(m.hand.holdings[1])))
+    m.apply(I.TakeBack(0))
+    assert m.hand.led_suit() is None and len(m.hand.trick) == 1
+    assert m.legal_plays(2) == sorted(m.hand.holdings[2]) and len(m.legal_plays(2)) == 2
+
+
+def test_a_match_starts_with_its_dealer_and_knowledge_and_counts_its_deals() -> None:
+    """The referee and the bots tell one deal from the next by ``deals_started``: one per
+    hand (and per redeal), from the first."""
+    with pytest.raises(ValueError):
+        Match(preset("court-piece"), first_dealer=4)
+    m = Match(preset("court-piece"), first_dealer=2, knowledge="played")
+    assert (m.events[0].dealer, m.events[0].knowledge) == (2, "played")  # type: ignore[attr-defined]
+    assert m.deals_started == 1
+    hands = strong_hands(1)
+    m = Match(preset("court-piece"), first_dealer=0)
+    assert m.public_view()["hand_knowledge"] == "dealt" and m.public_view()["showing"] is None
+    run_hand(m, hands, [1] * 7, trump=Suit.S)
+    assert m.hand.number == 2 and m.deals_started == 2
+
+
+def test_a_table_that_deals_four_first_calls_after_sixteen_cards() -> None:
+    """A house deal of 4-4-5: the caller has seen his first four cards after sixteen."""
+    m = Match(preset("court-piece", deal_batches=(4, 4, 5)), first_dealer=0)
+    hands = strong_hands(1)
+    deal(m, hands, 16)
+    m.apply(I.CallTrump(1, Suit.S))
+    assert m.hand.trump == Suit.S
+
+
+def test_the_showing_view_says_which_tricks_are_asked_about_and_how_many_cards_are_left() -> None:
+    from test_showing import REVOKER, SWEEP, play_until_hand_ends, start
+
+    m = start("court-piece")
+    play_until_hand_ends(m)
+    (asked,) = m.public_view()["showing"]
+    assert asked == {"seat": REVOKER, "suits": ["S"], "tricks": [1], "shown": [], "left": 6}
+    c = min((c for c in SWEEP[REVOKER] if int(c) not in m.hand.played and c.suit != Suit.S), key=lambda c: c.rank)
+    m.apply(I.ShowCard(REVOKER, c))
+    (asked,) = m.public_view()["showing"]
+    assert (asked["shown"], asked["left"]) == ([c.text], 5)
