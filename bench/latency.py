@@ -26,6 +26,7 @@ from controller.readers.hub_protocol import Heartbeat, Hello, TagGone, TagRead, 
 from controller.referee.actions import table_input as input_for
 from controller.referee.referee import COMMAND
 from controller.referee.service import TableService
+from controller.referee.table_events import PUBLIC, TableEvent, sees
 from controller.rules import Phase
 from controller.rules import inputs as I
 from controller.sim.bots import BotTable
@@ -88,8 +89,8 @@ def main() -> None:
     verdict = threading.Event()
     arrived = [0.0]
 
-    def on_event(e: dict) -> None:
-        if e["event"] in ("play-accepted", "impossible", "duplicate-read") and "private_to" not in e:
+    def on_event(e: TableEvent) -> None:
+        if e.kind in ("play-accepted", "impossible", "duplicate-read") and sees(PUBLIC, e):
             arrived[0] = time.perf_counter()
             verdict.set()
 

@@ -52,6 +52,8 @@ EQUIVALENT_LIST = ROOT / "bench" / "equivalent_mutants.txt"
 PACKAGE = "controller"
 MUTATED = "controller/rules"
 TESTS = "tests/rules"
+#: which files of MUTATED are mutated (globs in that folder)
+MUTATED_FILES: tuple[str, ...] = ("*.py",)
 MAX_WORKERS = 2
 SNAPSHOT_NOTE = "snapshot.txt"
 FALLBACK_NOTE = "unattributed.json"
@@ -62,6 +64,51 @@ FALLBACK_NOTE = "unattributed.json"
 # is a lower bound.
 SLOW_TESTS = "tests/rules/test_properties.py"
 SCENARIO_TESTS = TESTS  # run with --ignore=SLOW_TESTS
+SELECTION: tuple[str, ...] = (TESTS, "--ignore=" + SLOW_TESTS)
+#: modules the selected tests import (copied with them)
+TEST_HELPERS: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Part:
+    """What one run mutates and which tests judge it."""
+
+    mutated: str
+    files: tuple[str, ...]
+    tests: str
+    slow_tests: str
+    equivalents: str
+    #: the test files mutmut runs, when not all of ``tests`` (copied with ``helpers``)
+    selection: tuple[str, ...] = ()
+    helpers: tuple[str, ...] = ()
+
+
+PARTS = {
+    # the rules engine, judged by the rules tests
+    "rules": Part("controller/rules", ("*.py",), "tests/rules", "tests/rules/test_properties.py",
+                  "equivalent_mutants.txt"),
+    # the referee's table-action <-> engine-input mapping and the audience of its events
+    # (where a mistake mis-seats a play or shows a card), judged by the referee's tests
+    # that run in-process (the others start a service, read docs/ or kill a process)
+    "referee": Part("controller/referee", ("actions.py", "notices.py", "table_events.py"), "tests/service",
+                    "tests/service/test_kill.py", "equivalent_mutants_referee.txt",
+                    tuple(f"tests/service/test_{t}.py" for t in (
+                        "table_events", "messages", "referee", "verdicts_referee", "mixed_readers",
+                        "short_deal", "move_timer", "match_clock")),
+                    ("tests/service/tablekit.py",)),
+}
+
+
+def use_part(name: str) -> None:
+    """Point this run at one part. (mutmut's own process needs no part: it reads the
+    snapshot's config, written from these.)"""
+    global MUTATED, MUTATED_FILES, TESTS, SLOW_TESTS, SCENARIO_TESTS, EQUIVALENT_LIST, SELECTION, TEST_HELPERS
+    part = PARTS[name]
+    MUTATED, MUTATED_FILES, TESTS, SLOW_TESTS = part.mutated, part.files, part.tests, part.slow_tests
+    SCENARIO_TESTS = TESTS
+    SELECTION = part.selection or (TESTS, "--ignore=" + SLOW_TESTS)
+    TEST_HELPERS = part.helpers
+    EQUIVALENT_LIST = ROOT / "bench" / part.equivalents
 # A pytest plugin for the snapshot only: the property tests (random whole matches, the
 # slow ones) run after the scenario tests, so a mutant a scenario catches costs little.
 # It changes the order of the tests, never which tests run.
@@ -181,9 +228,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="only mutants of functions matching GLOB, e.g. 'trick.*' (repeatable)")
     p.add_argument("--workers", type=int, default=MAX_WORKERS,
                    help=f"mutmut worker processes (at most {MAX_WORKERS}, the machine is shared)")
-    p.add_argument("--workdir", type=Path,
-                   default=Path(tempfile.gettempdir()) / f"courtpiece-mutation-{os.getuid()}",
-                   help="scratch folder for the snapshot (wiped at every run)")
+    p.add_argument("--part", choices=sorted(PARTS), default="rules",
+                   help="rules: the engine (default); referee: its action mapping and event audiences")
+    p.add_argument("--workdir", type=Path, default=None,
+                   help="scratch folder for the snapshot (wiped at every run; default "
+                        "$TMPDIR/courtpiece-mutation-UID, with -PART for a part other than rules)")
     p.add_argument("--ref", default="HEAD",
                    help="commit to test (default HEAD: committed files only)")
     p.add_argument("--worktree", action="store_true",
@@ -243,13 +292,21 @@ def make_snapshot(workdir: Path, ref: str | None) -> str:
     if workdir.exists():
         shutil.rmtree(workdir)
     workdir.mkdir(parents=True)
-    parts = [PACKAGE, "tests/conftest.py", TESTS]
+    # A part that names its tests gets only those (and their helpers): mutmut collects
+    # every test file it is given, and some need files outside the snapshot.
+    tests = [TESTS] if SELECTION[0] == TESTS else [*SELECTION, *TEST_HELPERS]
+    parts = [PACKAGE, "tests/conftest.py", *tests]
     if ref is None:
         ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "static", "templates")
         shutil.copytree(ROOT / PACKAGE, workdir / PACKAGE, ignore=ignore)
         (workdir / "tests").mkdir()
         shutil.copy2(ROOT / "tests" / "conftest.py", workdir / "tests" / "conftest.py")
-        shutil.copytree(ROOT / TESTS, workdir / TESTS, ignore=ignore)
+        for t in tests:
+            if (ROOT / t).is_dir():
+                shutil.copytree(ROOT / t, workdir / t, ignore=ignore)
+            else:
+                (workdir / t).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(ROOT / t, workdir / t)
         described = "the working tree"
     else:
         commit = git("rev-parse", "--short", ref).decode().strip()
@@ -261,9 +318,9 @@ def make_snapshot(workdir: Path, ref: str | None) -> str:
     (workdir / "pyproject.toml").write_text(
         "[tool.mutmut]\n"
         f"source_paths = [{json.dumps(PACKAGE)}]\n"
-        f"only_mutate = [{json.dumps(MUTATED + '/*')}]\n"
+        f"only_mutate = {json.dumps([f'{MUTATED}/{g}' for g in MUTATED_FILES])}\n"
         f"pytest_add_cli_args = {json.dumps(pytest_args)}\n"
-        f"pytest_add_cli_args_test_selection = {json.dumps([TESTS, '--ignore=' + SLOW_TESTS])}\n"
+        f"pytest_add_cli_args_test_selection = {json.dumps(list(SELECTION))}\n"
         f"also_copy = [{json.dumps(ORDER_PLUGIN + '.py')}]\n"
         "use_git_change_detection = false\n"
         "\n[tool.pytest.ini_options]\n"
@@ -294,7 +351,7 @@ def mutmut(workdir: Path, args: list[str], quiet: bool) -> None:
 
 
 def run_unattributed(workdir: Path, names: dict[str, str], workers: int) -> dict[str, int]:
-    """Run each mutant mutmut's pass did not kill against the whole of tests/rules.
+    """Run each mutant mutmut's pass did not kill against all the part's tests.
 
     Two kinds: survivors of the scenario tests (the property tests may still catch them),
     and mutants of code no traced test calls (code that runs only at import is called by
@@ -302,7 +359,7 @@ def run_unattributed(workdir: Path, names: dict[str, str], workers: int) -> dict
     at the first failure; a survivor of the scenario tests needs only the property tests
     (``names`` maps each mutant to the tests to run). Returns pytest's exit code per mutant."""
     base = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", ORDER_PLUGIN,
-            f"--hypothesis-seed={HYPOTHESIS_SEED}", f"--ignore={SLOW_TESTS}"]
+            f"--hypothesis-seed={HYPOTHESIS_SEED}"]
     codes: dict[str, int] = {}
     waiting = sorted(names)
     running: dict[str, subprocess.Popen[bytes]] = {}
@@ -310,7 +367,7 @@ def run_unattributed(workdir: Path, names: dict[str, str], workers: int) -> dict
         while waiting and len(running) < workers:
             name = waiting.pop()
             env = dict(os.environ, MUTANT_UNDER_TEST=name, PYTHONDONTWRITEBYTECODE="1")
-            command = [*base, names[name]] if names[name] != SLOW_TESTS else [*base[:-1], SLOW_TESTS]
+            command = [*base, *SELECTION] if names[name] != SLOW_TESTS else [*base, SLOW_TESTS]
             running[name] = subprocess.Popen(command, cwd=workdir / "mutants", env=env,
                                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         name = next(iter(running))
@@ -321,7 +378,7 @@ def run_unattributed(workdir: Path, names: dict[str, str], workers: int) -> dict
 def read_results(workdir: Path) -> list[Mutant]:
     """Every mutant of the snapshot with mutmut's exit code (None: not run)."""
     found: list[Mutant] = []
-    for meta in sorted((workdir / "mutants" / MUTATED).glob("*.py.meta")):
+    for meta in sorted(m for g in MUTATED_FILES for m in (workdir / "mutants" / MUTATED).glob(g + ".meta")):
         codes = json.loads(meta.read_text())["exit_code_by_key"]
         found.extend(Mutant(name, code) for name, code in codes.items())
     return found
@@ -349,7 +406,7 @@ def generate(workdir: Path) -> dict[str, Path]:
     leave_prose_alone()
     names: dict[str, Path] = {}
     with inside(workdir):  # mutmut reads its config from the working directory
-        for rel in sorted(Path(MUTATED).glob("*.py")):
+        for rel in sorted(r for g in MUTATED_FILES for r in Path(MUTATED).glob(g)):
             for name in mutate_file_contents(str(rel), rel.read_text()).mutant_names:
                 names[get_mutant_name(rel, name).replace("__init__.", "")] = rel
     return names
@@ -369,9 +426,13 @@ def with_diff(workdir: Path, mutant: Mutant, source: Path) -> Mutant:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    use_part(args.part)
+    if args.workdir is None:
+        suffix = "" if args.part == "rules" else f"-{args.part}"
+        args.workdir = Path(tempfile.gettempdir()) / f"courtpiece-mutation-{os.getuid()}{suffix}"
     os.nice(10)
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # kill: stop the workers too
-    equivalents = load_equivalents()
+    equivalents = load_equivalents(EQUIVALENT_LIST)
     workdir: Path = args.workdir.resolve()
     if args.report:
         described = (workdir / SNAPSHOT_NOTE).read_text().strip()

@@ -11,6 +11,7 @@ from controller.readers.hub import HubConfig, HubDriver
 from controller.readers.hub_finder import DEFAULT_SEARCH
 from controller.referee.journal import export_log
 from controller.referee.service import TableService
+from controller.referee.table_events import PUBLIC, TableEvent, sees
 
 log = logging.getLogger(__name__)
 
@@ -141,8 +142,8 @@ def start_oled(service: TableService, device: Any = None) -> Any:
     screen = OledScreen(device or open_device(o.kind, port=o.port, address=o.address))
     referee = service.referee
 
-    def refresh(e: dict) -> None:
-        if "private_to" in e:
+    def refresh(e: TableEvent) -> None:
+        if not sees(PUBLIC, e):
             return
         view = referee.public_state()["view"]
         if view is None:
@@ -175,7 +176,7 @@ def start_camera(service: TableService) -> Any:
         zones = ZoneMap()
     spec: str | int = int(cam.source) if cam.source.isdigit() else cam.source
     reader = CameraReader(open_source(spec), zones, source_name="camera")
-    service.referee.subscribe(lambda e: reader.new_hand() if e.get("event") == "hand-started" else None)
+    service.referee.subscribe(lambda e: reader.new_hand() if e.kind == "hand-started" else None)
     reader.start(service.on_reader_event)
     return reader
 

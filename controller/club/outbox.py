@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller.club.topics import Batch
-from controller.referee.referee import Referee, TableEvent
+from controller.referee.referee import Referee
+from controller.referee.table_events import TableEvent
 from controller.web.redact import public_event
 
 MARK_FILE = "club-published.json"
@@ -79,16 +80,16 @@ class Outbox:
         if self._base is None:
             # A restarted referee starts from a snapshot (a hand start) and holds only the
             # events after it; older ones are in the journal, replayed when asked for.
-            self._base = int(live[0]["seq"]) - 1 if live else self.referee.last_seq
+            self._base = live[0].seq - 1 if live else self.referee.last_seq
             self._read = self._base
         self._take(live)
 
     def _take(self, events: list[TableEvent]) -> None:
         for e in events:
-            seq = int(e["seq"])
+            seq = e.seq
             if seq <= self._read:
                 continue
-            if e.get("notice"):  # not journaled, not replayable: not part of the stream
+            if e.notice:  # not journaled, not replayable: not part of the stream
                 continue
             shown = public_event(e)
             if shown is None:
@@ -121,7 +122,7 @@ class Outbox:
         side.replay(e for e in journal.entries() if e.seq <= self._base)
         live_seqs, live_events, read = self._seqs, self._events, self._read
         self._seqs, self._events, self._read = [], {}, 0
-        self._take([e for e in side.public_events(0) if e["seq"] <= self._base])
+        self._take([e for e in side.public_events(0) if e.seq <= self._base])
         self._seqs += [s for s in live_seqs if s > self._base]
         self._events.update(live_events)
         self._read = max(read, self._read)

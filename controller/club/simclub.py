@@ -19,7 +19,8 @@ from controller.club.topics import DEFAULT_PREFIX
 from controller.readers.sightings import CardSeen
 from controller.referee.actions import SIGHTING, table_input
 from controller.referee.journal import Journal
-from controller.referee.referee import Referee, TableEvent
+from controller.referee.referee import Referee
+from controller.referee.table_events import TableEvent
 from controller.rules.hand import Phase
 from controller.sim.bots import BotTable
 

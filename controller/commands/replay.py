@@ -20,8 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from controller.referee.journal import LogFormatError, import_log
-    from controller.referee.notices import parse_audience, sees
     from controller.referee.referee import Referee
+    from controller.referee.table_events import parse_audience, sees
 
     try:
         audience = parse_audience(args.audience)
@@ -41,5 +41,5 @@ def run(args: argparse.Namespace) -> int:
     referee = Referee()
     for event in referee.replay(log.entries):
         if sees(audience, event):
-            print(json.dumps(event, sort_keys=True))
+            print(json.dumps(event.to_dict(), sort_keys=True))
     return 0

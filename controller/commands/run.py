@@ -22,6 +22,7 @@ def run(args: argparse.Namespace) -> int:
     from controller.decks.deckmap import DeckError, DeckMap
     from controller.health import Liveness, wait_until_serving
     from controller.referee.service import TableService
+    from controller.referee.table_events import PUBLIC, sees
     from controller.runtime import (
         make_web_app,
         serve_web,
@@ -52,8 +53,8 @@ def run(args: argparse.Namespace) -> int:
     service.start_default_match()
     if args.verbose:
         seats = cfg.match.seats
-        service.referee.subscribe(lambda e: None if "private_to" in e else (
-            print(line, flush=True) if (line := describe(e, seats)) else None))
+        service.referee.subscribe(lambda e: (print(line, flush=True) if sees(PUBLIC, e) and (
+            line := describe(e, seats)) else None))
     virtual = None
     if cfg.hub.enabled and cfg.hub.port == VIRTUAL_PORT:  # a simulated table (controller/virtual_table.py)
         virtual = open_virtual_table(service)

@@ -47,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
     from controller.decks.deckmap import DeckMap, DeckStore
     from controller.readers.virtual_hub import VirtualHub
     from controller.referee.service import TableService
+    from controller.referee.table_events import PUBLIC, TableEvent, sees
     from controller.runtime import (
         make_web_app,
         serve_web,
@@ -80,11 +81,11 @@ def run(args: argparse.Namespace) -> int:
     service = TableService.open(cfg, DeckMap([deck], deck.name))
     seats = ["Asha", "Bilal", "Chetan", "Dua"]
 
-    def show(e: dict) -> None:
-        if args.quiet or "private_to" in e:
+    def show(e: TableEvent) -> None:
+        if args.quiet or not sees(PUBLIC, e):
             return
         if args.json:
-            print(json.dumps(e), flush=True)
+            print(json.dumps(e.to_dict()), flush=True)
             return
         line = describe(e, seats)
         if line:

@@ -2,16 +2,17 @@
 
 Every input is appended to the journal *before* it is acted on; the state is whatever
 replaying the journal's inputs through the rules engine gives, so a restart, an undo
-and an audit all come from one path (``_process``). Table events are plain dicts with
-the journal sequence number of the input that caused them; events the rules keep
-private carry ``private_to`` (a seat, or "admin") and never go to public subscribers
-(``controller.referee.notices.sees`` is the one test). A seat-private engine event -- a seat's
-face-down card, the proof of its revoke -- is the admin's as well.
+and an audit all come from one path (``_process``). Table events are typed
+(``controller.referee.table_events``): each carries the journal sequence number of the
+input that caused it and its audience, decided where it is made; ``sees`` is the one test
+of who may read it. A seat-private engine event -- a seat's face-down card, the proof of
+its revoke -- is the admin's as well.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -28,16 +29,33 @@ from controller.referee.actions import (
     to_engine_input,
 )
 from controller.referee.journal import Entry, Journal, JournalError
-from controller.referee.notices import PUBLIC, sees, split_notice
+from controller.referee.notices import (
+    CommandRefused,
+    DuplicateRead,
+    Ignored,
+    InputHeld,
+    InputRefused,
+    JournalDamaged,
+    JournalFailed,
+    JournalResumed,
+    MatchSetUp,
+    Notice,
+    OtherDeckTag,
+    Refused,
+    Undone,
+    UnknownTag,
+)
+from controller.referee.table_events import PUBLIC, Body, TableEvent, events_for, sees
 from controller.rules import ImpossibleInput, Match, OptionError, preset
 from controller.rules.cards import Card
 from controller.rules.options import PRESETS
 
 log = logging.getLogger(__name__)
 
-TableEvent = dict[str, Any]
 Subscriber = Callable[[TableEvent], None]
 
+#: how a tag of another deck was journaled before ``other_card``: "deck 'blue' (7H)"
+_OLD_DECK_NOTE = re.compile(r"^(deck '.*') \((\w{2,3})\)$")
 #: inputs held in memory while the journal cannot write (a few minutes of play); more are refused
 MAX_HELD = 2000
 #: table events after which the referee keeps a snapshot to come back to (undo, restart)
@@ -144,16 +162,16 @@ class Referee:
                 except Exception:  # a broken screen must not stop the referee
                     log.exception("table event subscriber failed")
 
-    def notice(self, data: dict[str, Any]) -> TableEvent:
+    def notice(self, what: Notice) -> list[TableEvent]:
         """Publish something the table should know that is not an input (a reader fault).
 
         Notices are not journaled and do not change the state, so they are not part of
         the replayable event stream.
         """
         with self._lock:
-            ev = self._event(self._seq, time.time(), {**data, "notice": True})
-        self._publish([ev])
-        return ev
+            out = events_for(self._seq, time.time(), what, notice=True)
+        self._publish(out)
+        return out
 
     # ---------------------------------------------------------------- inputs
     def restore(self) -> int:
@@ -179,13 +197,17 @@ class Referee:
                 self._process(entry)
             return list(self.events)
 
-    def sighting(self, seen: CardSeen, *, tag: str | None = None, note: str | None = None) -> list[TableEvent]:
-        """A card (or, with ``card`` empty, an unknown tag) seen in a zone."""
+    def sighting(self, seen: CardSeen, *, tag: str | None = None, note: str | None = None,
+                 other_card: str | None = None) -> list[TableEvent]:
+        """A card (or, with ``card`` empty, an unknown tag) seen in a zone. ``note``: the
+        other deck a tag belongs to, ``other_card`` which of its cards (the admin's only)."""
         payload: dict[str, Any] = {"zone": seen.zone, "card": seen.card or None}
         if tag:
             payload["tag"] = tag
         if note:
             payload["note"] = note
+        if other_card:
+            payload["other_card"] = other_card
         return self._take(SIGHTING, payload, seen.at, seen.source)
 
     def command(self, name: str, args: dict[str, Any] | None = None, *, at: float | None = None,
@@ -215,36 +237,33 @@ class Referee:
         """Halt: nothing is refereed that is not journaled. The input is held if a retry may
         still record it (a full card), refused if not (the journal file was taken away)."""
         self.halted = f"the journal cannot be written ({err}); the referee has stopped taking plays"
-        ev = self._event(self._seq, entry.at, {"event": "journal-failed", "message": self.halted})
-        self.events.append(ev)
-        self._publish([ev])
+        out = self._event(self._seq, entry.at, JournalFailed(self.halted))
+        self.events.extend(out)
+        self._publish(out)
         log.critical(self.halted)
-        return [ev, *self._hold(entry, publish_refusal=False)]
+        return [*out, *self._hold(entry, publish_refusal=False)]
 
     def _hold(self, entry: Entry, *, publish_refusal: bool = True) -> list[TableEvent]:
         """While halted: keep the input for the journal's recovery, or refuse it loudly."""
         j = self.journal
         if j is not None and j.retryable and len(self._held) < MAX_HELD:
             self._held.append(entry)
-            ev = self._event(self._seq, entry.at, {
-                "event": "input-held", "held": len(self._held),
-                "message": f"{len(self._held)} input(s) held until the journal can be written again"})
+            out = self._event(self._seq, entry.at, InputHeld(len(self._held)))
         else:
             self.refused += 1
-            ev = self._event(self._seq, entry.at, {
-                "event": "input-refused", "refused": self.refused, "message": self.halted or ""})
+            out = self._event(self._seq, entry.at, InputRefused(self.refused, self.halted or ""))
             if not publish_refusal:
-                return [ev]
-        self._publish([ev])
-        return [ev]
+                return out
+        self._publish(out)
+        return out
 
     def journal_damaged(self, message: str) -> None:
         """Start-up rebuilt the journal from a damaged file: say so now, and in every state."""
         with self._lock:
             self.damaged = message
-            ev = self._event(self._seq, time.time(), {"event": "journal-damaged", "message": message})
-            self.events.append(ev)
-        self._publish([ev])
+            out = self._event(self._seq, time.time(), JournalDamaged(message))
+            self.events.extend(out)
+        self._publish(out)
 
     def answers(self, timeout: float) -> bool:
         """Whether the referee's lock can be taken within ``timeout`` seconds (the
@@ -277,15 +296,12 @@ class Referee:
             recorded += 1
             self._publish(self._process(Entry(seq, e.at, e.source, e.kind, e.payload)))
         self.halted = None
-        msg = f"the journal writes again; {recorded} input(s) held meanwhile were recorded"
-        if self.refused:
-            msg += f"; {self.refused} input(s) were refused while it could not"
-        ev = self._event(self._seq, time.time(), {"event": "journal-resumed", "recorded": recorded,
-                                                  "refused": self.refused, "message": msg})
+        resumed = JournalResumed(recorded, self.refused)
+        out = self._event(self._seq, time.time(), resumed)
         self.refused = 0
-        self.events.append(ev)
-        self._publish([ev])
-        log.warning(msg)
+        self.events.extend(out)
+        self._publish(out)
+        log.warning(resumed.message())
         return True
 
     # ---------------------------------------------------------------- the one path
@@ -298,28 +314,27 @@ class Referee:
         else:
             self.entries.append(entry)
             out += self._apply(entry)
-            if self._keep_bases and any(e.get("event") in BASE_EVENTS for e in out):
-                if self.journal is not None and entry.seq > self._saved_seq and out[0].get("event") == "match-setup":
+            if self._keep_bases and any(e.kind in BASE_EVENTS for e in out):
+                if self.journal is not None and entry.seq > self._saved_seq and out[0].kind == "match-setup":
                     self.journal.mark_match(entry.seq, entry.at)  # and the table's retention applies
                 self._new_base(entry.seq)
-        out = [ev for e in out for ev in split_notice(e)]  # no hidden card in a public notice
         self.events.extend(out)
         return out
 
-    def _event(self, seq: int, at: float, data: dict[str, Any]) -> TableEvent:
-        return {"seq": seq, "at": at, **data}
+    def _event(self, seq: int, at: float, body: Body) -> list[TableEvent]:
+        return events_for(seq, at, body)
 
     def _apply(self, entry: Entry) -> list[TableEvent]:
         p = entry.payload
         if entry.kind == COMMAND and p.get("name") == "new-match":
             return self._new_match(entry)
         if self.match is None:
-            return [self._event(entry.seq, entry.at, {"event": "ignored", "message": "no match in progress: start one"})]
+            return self._event(entry.seq, entry.at, Ignored("no match in progress: start one"))
         if entry.kind == SIGHTING:
             return self._apply_sighting(entry)
         if entry.kind == COMMAND:
             return self._apply_command(entry)
-        return [self._event(entry.seq, entry.at, {"event": "ignored", "message": f"unknown input kind {entry.kind!r}"})]
+        return self._event(entry.seq, entry.at, Ignored(f"unknown input kind {entry.kind!r}"))
 
     def _new_match(self, entry: Entry) -> list[TableEvent]:
         args = {k: v for k, v in entry.payload.items() if k != "name"}
@@ -329,31 +344,23 @@ class Referee:
                 raise OptionError(f"unknown preset {setup.preset!r}")
             match = setup.build()
         except (CommandError, OptionError, ValueError, TypeError) as err:
-            return [self._event(entry.seq, entry.at, {"event": "command-refused", "command": "new-match",
-                                                      "message": str(err)})]
+            return self._event(entry.seq, entry.at, CommandRefused("new-match", str(err)))
         self.setup, self.match = setup, match
         self._zone_last, self._zone_deal = {}, -1
-        out = [self._event(entry.seq, entry.at, {"event": "match-setup", **setup.to_dict()})]
+        out = self._event(entry.seq, entry.at, MatchSetUp(setup.to_dict()))
         out += self._engine_events(entry, match.events)
         return out
 
     def _engine_events(self, entry: Entry, events: list[Any]) -> list[TableEvent]:
-        out = []
-        for e in events:
-            d = self._event(entry.seq, entry.at, e.to_dict())
-            if e.private is not None:
-                d["private_to"] = e.seat
-            out.append(d)
-        return out
+        return [te for e in events for te in self._event(entry.seq, entry.at, e)]
 
-    def _run(self, entry: Entry, move: Any, what: dict[str, Any]) -> list[TableEvent]:
+    def _run(self, entry: Entry, move: Any, what: dict[str, str]) -> list[TableEvent]:
         assert self.match is not None
         try:
             events = self.match.apply(move)
         except ImpossibleInput as err:
             self.counters["impossible"] += 1
-            return [self._event(entry.seq, entry.at, {"event": "impossible", "error": type(err).__name__,
-                                                      "message": str(err), **what})]
+            return self._event(entry.seq, entry.at, Refused.from_error(err, **what))
         return self._engine_events(entry, events)
 
     def _apply_sighting(self, entry: Entry) -> list[TableEvent]:
@@ -367,28 +374,27 @@ class Referee:
             tag = entry.payload.get("tag", "?")
             if note:
                 self.counters["other_deck"] += 1
-                return [self._event(entry.seq, entry.at, {"event": "other-deck-tag", "zone": zone, "tag": tag,
-                                                          "message": f"a card from {note} at {where}"})]
+                deck, card = str(note), entry.payload.get("other_card")
+                if card is None and (old := _OLD_DECK_NOTE.match(deck)):  # journaled before other_card
+                    deck, card = old.group(1), old.group(2)
+                return self._event(entry.seq, entry.at, OtherDeckTag(zone, where, str(tag), deck, card))
             self.counters["unknown_tags"] += 1
-            return [self._event(entry.seq, entry.at, {"event": "unknown-tag", "zone": zone, "tag": tag,
-                                                      "message": f"unknown tag at {where}"})]
+            return self._event(entry.seq, entry.at, UnknownTag(zone, where, str(tag)))
         try:
             c = Card.parse(str(text))
         except ValueError as err:
-            return [self._event(entry.seq, entry.at, {"event": "impossible", "error": "BadCard", "zone": zone,
-                                                      "message": str(err)})]
+            return self._event(entry.seq, entry.at, Refused("BadCard", str(err), str(err), zone=zone))
         if self._zone_deal != m.deals_started:
             self._zone_last, self._zone_deal = {}, m.deals_started
         if self._zone_last.get(zone) == c and not self._taken_back(zone, c):
             self.counters["duplicates"] += 1
-            return [self._event(entry.seq, entry.at, {"event": "duplicate-read", "zone": zone, "card": None,
-                                                      "message": f"a card read again at {where} was counted once"})]
+            return self._event(entry.seq, entry.at, DuplicateRead(zone, where))
         move = self._sighting_move(zone, c)
         if move is None:
-            return [self._event(entry.seq, entry.at, {"event": "impossible", "error": "UnexpectedZone", "zone": zone,
-                                                      "message": f"a card at {where} means nothing now"})]
+            sentence = f"a card at {where} means nothing now"
+            return self._event(entry.seq, entry.at, Refused("UnexpectedZone", sentence, sentence, zone=zone))
         out = self._run(entry, move, {"zone": zone})
-        if not (out and out[0]["event"] == "impossible"):
+        if not (out and out[0].kind == "impossible"):
             self._zone_last[zone] = c
         return out
 
@@ -411,15 +417,14 @@ class Referee:
         try:
             move = to_engine_input(m, name, args)
         except (CommandError, ValueError, TypeError) as err:
-            return [self._event(entry.seq, entry.at, {"event": "command-refused", "command": name, "message": str(err)})]
+            return self._event(entry.seq, entry.at, CommandRefused(name, str(err)))
         if move is None:
-            return [self._event(entry.seq, entry.at, {"event": "ignored", "command": name,
-                                                      "message": f"nothing to {name} now"})]
+            return self._event(entry.seq, entry.at, Ignored(f"nothing to {name} now", name))
         return self._run(entry, move, {"command": name})
 
     def _undo(self, entry: Entry) -> list[TableEvent]:
         if not self.entries and not self._reach_back(entry.seq):
-            return [self._event(entry.seq, entry.at, {"event": "ignored", "command": "undo", "message": "nothing to undo"})]
+            return self._event(entry.seq, entry.at, Ignored("nothing to undo", "undo"))
         undone = self.entries.pop()
         kept = list(self.entries)
         counters = dict(self.counters)  # reader statistics count what arrived, undone or not
@@ -431,11 +436,10 @@ class Referee:
         self.counters = counters
         if undone.kind == SIGHTING:
             where = zone_label(str(undone.payload.get("zone")), self.setup.seats if self.setup else None)
-            what = f"{undone.payload.get('card') or 'a tag'} at {where}"
+            note = Undone(undone.seq, where=where, card=undone.payload.get("card") or None)
         else:
-            what = str(undone.payload.get("name"))
-        return [self._event(entry.seq, entry.at, {"event": "undone", "undone_seq": undone.seq,
-                                                  "message": f"undid input {undone.seq} ({what})"})]
+            note = Undone(undone.seq, command=str(undone.payload.get("name")))
+        return self._event(entry.seq, entry.at, note)
 
     # ---------------------------------------------------------------- snapshots
     def _state(self) -> snapshots.RefereeState:
@@ -532,7 +536,7 @@ class Referee:
 
     def public_events(self, after: int = 0) -> list[TableEvent]:
         with self._lock:
-            return [e for e in self.events if e["seq"] > after and sees(PUBLIC, e)]
+            return [e for e in self.events if e.seq > after and sees(PUBLIC, e)]
 
     def admin_state(self) -> dict[str, Any]:
         """The public state with every revoke proof filled in: for the admin page only

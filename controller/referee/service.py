@@ -15,6 +15,7 @@ from controller.config import Config
 from controller.decks.deckmap import DeckMap, LookupKind
 from controller.readers.sightings import CardSeen, ReaderFault, TagSeen
 from controller.referee.journal_repair import Damage, is_damage, open_journal, repair
+from controller.referee.notices import ReaderTrouble
 from controller.referee.referee import Referee
 
 log = logging.getLogger(__name__)
@@ -65,13 +66,12 @@ class TableService:
     def on_reader_event(self, event: TagSeen | ReaderFault | CardSeen) -> None:
         """Called from reader threads; the referee is thread-safe."""
         if isinstance(event, ReaderFault):
-            self.referee.notice({"event": "reader-fault", "source": event.source, "zone": event.zone,
-                                 "message": event.message})
+            self.referee.notice(ReaderTrouble(event.source, event.zone, event.message))
             return
         zone = self.config.zones.get(event.zone)
         if zone is None:
-            self.referee.notice({"event": "reader-fault", "source": event.source, "zone": event.zone,
-                                 "message": f"reader zone {event.zone!r} is not mapped to a table zone"})
+            self.referee.notice(ReaderTrouble(event.source, event.zone,
+                                              f"reader zone {event.zone!r} is not mapped to a table zone"))
             return
         if isinstance(event, CardSeen):  # camera and other card-level readers
             self.referee.sighting(CardSeen(zone, event.card, event.at, event.source))
@@ -84,7 +84,7 @@ class TableService:
         if found.kind is LookupKind.KNOWN and found.card:
             self.referee.sighting(CardSeen(zone, found.card, event.at, event.source), tag=found.tag)
         elif found.kind is LookupKind.OTHER_DECK:
-            self.referee.sighting(blank, tag=found.tag, note=f"deck {found.deck!r} ({found.card})")
+            self.referee.sighting(blank, tag=found.tag, note=f"deck {found.deck!r}", other_card=found.card)
         else:
             self.referee.sighting(blank, tag=found.tag)
 

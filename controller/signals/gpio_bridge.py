@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from controller.referee.notices import PUBLIC, sees
-from controller.referee.referee import Referee, TableEvent
+from controller.referee.referee import Referee
+from controller.referee.table_events import PUBLIC, TableEvent, sees
 from controller.signals.gpio import TableSignals
 
 
@@ -18,15 +18,15 @@ def connect_signals(referee: Referee, signals: TableSignals) -> Any:
 
     # Event kind -> what the LEDs and buzzer do about it.
     reactions: dict[str, Callable[[TableEvent], None]] = {
-        "play-accepted": lambda e: signals.play_accepted(e["seat"]),
-        "revoke-flagged": lambda e: signals.revoke(e["seat"]),
-        "courts-scored": lambda e: signals.court_scored(e["team"]),
+        "play-accepted": lambda e: signals.play_accepted(e.get("seat")),
+        "revoke-flagged": lambda e: signals.revoke(e.get("seat")),
+        "courts-scored": lambda e: signals.court_scored(e.get("team")),
         **{kind: lambda e: signals.revoke_cleared()
            for kind in ("card-taken-back", "trick-won", "hand-started", "undone")},
     }
 
     def on_event(e: TableEvent) -> None:
-        react = reactions.get(str(e.get("event")))
+        react = reactions.get(e.kind)
         if react is not None and sees(PUBLIC, e):
             react(e)
 

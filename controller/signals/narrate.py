@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from controller.referee.table_events import TableEvent
 from controller.rules.cards import Suit
 
 
@@ -97,7 +98,7 @@ _LINES: dict[str, Callable[[_Event], str]] = {
 }
 
 
-def describe(e: dict[str, Any], seats: list[str] | None = None) -> str | None:
+def describe(event: TableEvent, seats: list[str] | None = None) -> str | None:
     """One line for a public table event, or None for ones not worth a line."""
-    line = _LINES.get(str(e.get("event")))
-    return None if line is None else line(_Event(e, seats or ["Seat 0", "Seat 1", "Seat 2", "Seat 3"]))
+    line = _LINES.get(event.kind)
+    return None if line is None else line(_Event(event.to_dict(), seats or ["Seat 0", "Seat 1", "Seat 2", "Seat 3"]))

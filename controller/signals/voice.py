@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from controller.referee.notices import PUBLIC, sees
+from controller.referee.table_events import PUBLIC, TableEvent, sees
 
 log = logging.getLogger(__name__)
 
@@ -142,11 +142,11 @@ class Voice:
         self._queue: queue.Queue[str | None] = queue.Queue(maxsize=32)
         self._thread: threading.Thread | None = None
 
-    def hear(self, event: dict[str, Any]) -> None:
+    def hear(self, event: TableEvent) -> None:
         """A table event from the referee (called under its lock: queue, never block)."""
         if self.settings.mute or not sees(PUBLIC, event):
             return
-        text = sentence(event, self._seats(), self.settings.language)
+        text = sentence(event.to_dict(), self._seats(), self.settings.language)
         if text is None:
             return
         try:

@@ -32,7 +32,8 @@ from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 
-from controller.referee.referee import Referee, TableEvent
+from controller.referee.referee import Referee
+from controller.referee.table_events import TableEvent
 from controller.web.redact import public_event
 
 log = logging.getLogger(__name__)

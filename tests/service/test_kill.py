@@ -77,7 +77,7 @@ def test_sigkill_mid_trick_then_restart_gives_the_uninterrupted_result(tmp_path)
         restarted.restore()
         # A restart starts from the last hand start's snapshot: the events from there on
         # are the uninterrupted run's; a full replay gives every one of them.
-        expected = json.loads(json.dumps(reference.events))
+        expected = json.loads(json.dumps([dict(e) for e in reference.events]))
         first = restarted.events[0]["seq"] if restarted.events else restarted.last_seq + 1
         assert restarted.events == [e for e in expected if e["seq"] >= first]
         assert Referee().replay(j.entries()) == expected

@@ -25,13 +25,13 @@ def test_camera_plays_and_an_rfid_trump_spot_referee_hidden_rung(tmp_path):
     service.on_reader_event(TagSeen("trump", deck.tag_of("7S"), 1.0, "rfid-trump"))
     view = r.public_state()["view"]
     assert view["trump_hidden"] and view["trump"] is None
-    assert "7S" not in json.dumps(r.public_state()) + json.dumps(r.public_events())
+    assert "7S" not in json.dumps(r.public_state()) + json.dumps([dict(e) for e in r.public_events()])
     for at, (zone, card) in enumerate([("seat1", "AH"), ("seat2", "5H"), ("seat3", "KH"), ("seat0", "2H")], 2):
         service.on_reader_event(CardSeen(zone, card, float(at), "camera"))
     plays = [(e["seat"], e["card"]) for e in r.events if e["event"] == "play-accepted"]
     assert plays == [(1, "AH"), (2, "5H"), (3, "KH"), (0, "2H")]
     assert [e["winner"] for e in r.events if e["event"] == "trick-won"] == [1]
-    assert "7S" not in json.dumps(r.public_events())
+    assert "7S" not in json.dumps([dict(e) for e in r.public_events()])
     service.close()
 
 
@@ -50,6 +50,6 @@ def test_a_tag_from_another_enrolled_deck_is_named_during_play(tmp_path):
     service.on_reader_event(TagSeen("deal", blue.tag_of("7H"), 1.0, "rfid-hub"))
     public = [e for e in r.events if "private_to" not in e]
     assert [e["event"] for e in public][-1] == "other-deck-tag"
-    assert "deck 'blue'" in public[-1]["message"] and "7H" not in json.dumps(public)
+    assert "deck 'blue'" in public[-1]["message"] and "7H" not in json.dumps([dict(e) for e in public])
     assert r.match.hand.deal_index == 0
     service.close()

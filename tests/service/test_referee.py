@@ -141,7 +141,7 @@ def test_export_then_replay_prints_the_same_events(tmp_path):
     subprocess.run(cli + ["export", "--state-dir", str(state), "-o", str(log)], check=True, capture_output=True)
     out = subprocess.run(cli + ["replay", str(log)], check=True, capture_output=True, text=True).stdout
     printed = [json.loads(line) for line in out.splitlines()]
-    assert printed == json.loads(json.dumps(r.events))
+    assert printed == json.loads(json.dumps([dict(e) for e in r.events]))
     assert printed[-1]["event"] == "match-over"
 
 
@@ -160,10 +160,10 @@ def test_public_notices_name_no_card_the_admin_copy_does(journal):
     admin = [e for e in out if e.get("private_to") == "admin"]
     assert [e["event"] for e in public] == ["impossible"] and admin
     names = r.setup.seats
-    assert text not in json.dumps(public) and names[other] in admin[0]["message"]
+    assert text not in json.dumps([dict(e) for e in public]) and names[other] in admin[0]["message"]
     assert text in admin[0]["message"]
     r.command("undo", at=100.0)
-    assert text not in json.dumps(r.public_events())
+    assert text not in json.dumps([dict(e) for e in r.public_events()])
 
 
 def test_subscribers_see_events_in_journal_order_from_many_threads(journal):

@@ -14,8 +14,13 @@ import pytest
 from controller.config import ConfigError, load_config
 from controller.readers.sightings import CardSeen
 from controller.referee.actions import table_input
+from controller.referee.notices import Refused
 from controller.referee.referee import SIGHTING, Referee
+from controller.referee.table_events import ADMIN, PUBLIC, events_for
 from controller.rules import Phase
+from controller.rules.cards import Card, Suit
+from controller.rules.errors import THE_CARD, CardSeenTwice
+from controller.rules.events import RevokeFlagged, RevokeProof, TrumpSetSecretly
 from controller.signals.voice import LANGUAGES, Voice, VoiceSettings, espeak_command, sentence
 from controller.sim.bots import BotTable
 
@@ -68,17 +73,21 @@ def test_volume_reaches_espeak_and_zero_is_silent(tmp_path: Path) -> None:
 def test_private_events_and_mute_say_nothing() -> None:
     said: list[str] = []
     voice = Voice(VoiceSettings(), lambda: SEATS, lambda text, _s: said.append(text))
-    voice.hear({"event": "trump-set-secretly", "seat": 1, "suit": "H", "card": "8H", "private_to": 1})
-    voice.hear({"event": "revoke-proof", "seat": 1, "card": "4H", "private_to": 1})
-    voice.hear({"event": "impossible", "message": "8H was dealt to Bilal", "private_to": "admin"})
+    secret = [*events_for(5, 0.0, TrumpSetSecretly(1, Suit.H, Card.parse("8H"))),
+              *events_for(6, 0.0, RevokeProof(1, Card.parse("4H"), 1, "follow-suit", "no heart, holding 4H"))]
+    refusal = events_for(7, 0.0, Refused.from_error(CardSeenTwice(f"{THE_CARD} was dealt to Bilal", Card.parse("8H"))))
+    assert [e.audience for e in secret] == [1, 1] and [e.audience for e in refusal] == [PUBLIC, ADMIN]
+    for e in [*secret, refusal[1]]:
+        voice.hear(e)
     voice.drain()
     assert said == []
+    (flag,) = events_for(8, 0.0, RevokeFlagged(1, Card.parse("3C"), 1, "follow-suit", Suit.H, None, "no heart"))
     voice.settings.mute = True
-    voice.hear(MOMENTS[0])
+    voice.hear(flag)
     voice.drain()
     assert said == []
     voice.settings.mute = False
-    voice.hear(MOMENTS[0])
+    voice.hear(flag)
     voice.drain()
     assert said == ["Revoke! Bilal did not follow hearts."]
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,19 +70,19 @@ def secrets_now(referee: Referee, bots: BotTable | None = None) -> Secrets:
 def _strings(value: Any, *, skip_finished: bool) -> list[str]:
     if isinstance(value, str):
         return [value]
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):  # JSON objects and table events alike
         return [s for k, v in value.items() if not (skip_finished and k in FINISHED_KEYS)
                 for s in _strings(v, skip_finished=skip_finished)]
-    if isinstance(value, list):
+    if isinstance(value, list | tuple):
         return [s for v in value for s in _strings(v, skip_finished=skip_finished)]
     return []
 
 
 def _trump_names(value: Any) -> list[str]:
     """Every value that names a trump suit: trump fields, and the suit of trump-* events."""
-    if isinstance(value, list):
+    if isinstance(value, list | tuple):
         return [s for v in value for s in _trump_names(v)]
-    if not isinstance(value, dict):
+    if not isinstance(value, Mapping):
         return []
     out = [str(value[k]) for k in TRUMP_KEYS if isinstance(value.get(k), str)]
     if str(value.get("event", "")).startswith("trump-") and isinstance(value.get("suit"), str):

@@ -128,7 +128,7 @@ def test_a_proof_never_played_is_shown_when_the_hand_ends():
     r = dealt("court-piece", call="S")
     out = plays(r, "1:8D", "2:AD", "3:JC")  # Dua discards a club holding four diamonds
     assert [e["suit"] for e in out if e["event"] == "revoke-flagged"] == ["D"]
-    assert "6D" not in json.dumps(r.public_events())
+    assert "6D" not in json.dumps([dict(e) for e in r.public_events()])
     out = r.command("apply-penalty")
     kinds = [e["event"] for e in out]
     shown = [e for e in out if e["event"] == "proof-shown"]
