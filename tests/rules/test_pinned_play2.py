@@ -16,13 +16,24 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from tablehelp import banded_hands, cards, deal, deal_first_batch, deal_inputs, of_type, play_script  # noqa: E402
 
-from controller.rules import Match, NotInHand, OutOfTurn, Phase, Suit, WrongPhase, card, preset  # noqa: E402
+from controller.rules import (  # noqa: E402
+    InvalidChoice,
+    Match,
+    NotInHand,
+    OutOfTurn,
+    Phase,
+    Suit,
+    WrongPhase,
+    card,
+    preset,
+)
 from controller.rules import inputs as I  # noqa: E402
 from controller.rules.events import (  # noqa: E402
     CardTakenBack,
     DealFellShort,
     FaceDownPlayed,
     FaceDownShown,
+    PilePickedUp,
     PlayAccepted,
     ProofShown,
     RevokeFlagged,
@@ -333,3 +344,32 @@ def test_a_face_down_discard_taken_back_leaves_no_trace() -> None:
     assert m.seat_view(0)["my_face_down"] == []
     events = m.apply(I.Play(0, card("2H")))
     assert not of_type(events, RevokeFlagged)
+
+
+# ------------------------------------------------------------ turns, pickups
+
+def test_after_the_lead_neither_the_leader_nor_the_seat_before_him_may_play() -> None:
+    hands = banded_hands()
+    m = Match(preset("court-piece"), first_dealer=3)
+    deal_first_batch(m, hands)
+    m.apply(I.CallTrump(0, Suit.C))
+    deal(m, hands)
+    m.apply(I.Play(0, card("9H")))
+    with pytest.raises(OutOfTurn):
+        m.apply(I.Play(3, card("JH")))
+    with pytest.raises(OutOfTurn):
+        m.apply(I.Play(0, card("5H")))
+    play_script(m, [(1, card("KH")), (2, card("QH")), (3, card("JH"))])
+    m.apply(I.Play(1, card("8H")))  # seat 1 won and leads; nothing is flagged to take back
+    with pytest.raises(InvalidChoice):
+        m.apply(I.TakeBack(1))
+
+
+def test_double_sir_pickups_say_why() -> None:
+    """Double Sir (001): seat 0 wins two running and takes the pile."""
+    m = played_table("double-sir", Suit.C)
+    events = play_script(m, [(0, card("AS")), (1, card("2S")), (2, card("3S")), (3, card("4S")),
+                             (0, card("KS")), (1, card("5S")), (2, card("6S")), (3, card("7S")),
+                             (0, card("QS")), (1, card("8S")), (2, card("9S")), (3, card("TS"))])
+    picked = of_type(events, PilePickedUp)
+    assert picked and all((e.seat, e.reason) == (0, "two tricks running") for e in picked)
