@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from tablehelp import (  # noqa: E402
     card,
+    cards,
     deal,
     deal_first_batch,
     play_script,
@@ -100,3 +101,19 @@ def test_the_showing_view_says_which_tricks_are_asked_about_and_how_many_cards_a
     m.apply(I.ShowCard(REVOKER, c))
     (asked,) = m.public_view()["showing"]
     assert (asked["shown"], asked["left"]) == ([c.text], 5)
+
+
+def test_the_showing_view_lists_a_seats_suits_in_the_order_it_claimed_them() -> None:
+    """'played' mode: seat 3 threw a diamond on the first heart lead and another on the
+    first spade lead, then followed; his side took seven running and stopped. He is asked
+    to show hearts and spades, in the order of the tricks that made the claims."""
+    m = Match(preset("court-piece"), first_dealer=0, knowledge="played")
+    m.apply(I.CallTrump(1, Suit.C))
+    tricks = ["AH 5H 3D 9H", "AS 5S 2D 8S", "AD 6D 4D 9D", "KD 7D 5D TD",
+              "AC 6C 2C 9C", "KC 7C 3C TC", "QC 8C 4C JC"]
+    for trick in tricks:
+        play_script(m, zip((1, 2, 3, 0), cards(trick), strict=True))
+    m.apply(I.PlayOn(False))
+    assert m.phase is Phase.SHOW
+    (asked,) = m.public_view()["showing"]
+    assert (asked["seat"], asked["suits"], asked["tricks"]) == (3, ["H", "S"], [1, 2])
