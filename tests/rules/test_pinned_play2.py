@@ -14,7 +14,16 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from tablehelp import banded_hands, cards, deal, deal_first_batch, deal_inputs, of_type, play_script  # noqa: E402
+from tablehelp import (  # noqa: E402
+    banded_hands,
+    cards,
+    complete_deal,
+    deal,
+    deal_first_batch,
+    deal_inputs,
+    of_type,
+    play_script,
+)
 
 from controller.rules import (  # noqa: E402
     InvalidChoice,
@@ -320,7 +329,8 @@ def test_a_secret_proof_is_told_to_the_table_when_its_card_is_played() -> None:
     deal_first_batch(m, hands)
     m.apply(I.CallTrump(0, Suit.C))
     deal(m, hands)
-    play_script(m, [(0, card("9H")), (1, card("8S")), (2, card("QH")), (3, card("JH"))])
+    events = play_script(m, [(0, card("9H")), (1, card("8S")), (2, card("QH")), (3, card("JH"))])
+    assert [(p.seat, p.card, p.trick, p.rule) for p in of_type(events, RevokeProof)] == [(1, card("4H"), 1, "follow-suit")]
     m.apply(I.CloseTrick())
     events = play_script(m, [(2, card("7H")), (3, card("6H")), (0, card("5H")), (1, card("KH"))])
     assert not of_type(events, ProofShown)
@@ -355,6 +365,8 @@ def test_after_the_lead_neither_the_leader_nor_the_seat_before_him_may_play() ->
     m.apply(I.CallTrump(0, Suit.C))
     deal(m, hands)
     m.apply(I.Play(0, card("9H")))
+    with pytest.raises(InvalidChoice, match="no card in this trick"):
+        m.apply(I.TakeBack(2))
     with pytest.raises(OutOfTurn):
         m.apply(I.Play(3, card("JH")))
     with pytest.raises(OutOfTurn):
@@ -373,3 +385,26 @@ def test_double_sir_pickups_say_why() -> None:
                              (0, card("QS")), (1, card("8S")), (2, card("9S")), (3, card("TS"))])
     picked = of_type(events, PilePickedUp)
     assert picked and all((e.seat, e.reason) == (0, "two tricks running") for e in picked)
+
+
+def test_a_secret_proof_played_face_down_stays_secret() -> None:
+    """002, dealt: seat 0 (the 2 of hearts hidden) discards the 5 of clubs face down on a
+    diamond lead while holding the 4 of diamonds, which only he is told proves it. On the
+    next lead, hearts, he discards that very 4 face down: still nobody else sees it."""
+    hands = complete_deal(["2S 2H 4D 5C 3H", "AS KD KH", "", ""], voids={0: "", 1: "", 2: "", 3: ""})
+    m = Match(preset("hidden-rung"), first_dealer=3)
+    deal_first_batch(m, hands)
+    m.apply(I.HideTrump(0, card("2H")))
+    deal(m, hands)
+    m.apply(I.Play(0, card("2S")))
+    m.apply(I.Play(1, card("AS")))
+    play_script(m, [(2, min(c for c in hands[2] if c.suit is Suit.S)), (3, min(c for c in hands[3] if c.suit is Suit.S))])
+    m.apply(I.Play(1, card("KD")))
+    play_script(m, [(2, min(c for c in hands[2] if c.suit is Suit.D)), (3, min(c for c in hands[3] if c.suit is Suit.D))])
+    events = m.apply(I.Play(0, card("5C")))
+    assert [(p.seat, p.card) for p in of_type(events, RevokeProof)] == [(0, card("4D"))]
+    m.apply(I.CloseTrick())
+    m.apply(I.Play(1, card("KH")))
+    play_script(m, [(2, min(c for c in hands[2] if c.suit is Suit.H)), (3, min(c for c in hands[3] if c.suit is Suit.H))])
+    events = m.apply(I.Play(0, card("4D")))
+    assert of_type(events, FaceDownPlayed) and not of_type(events, ProofShown)
