@@ -26,15 +26,24 @@ DEVICE_GROUPS=(dialout gpio video i2c)
 KIOSK_GROUPS=(video render input)
 
 kiosk=no
+camera=no
+kiosk_lang=
+disable_desktop=no
 apt=yes
 start=yes
 dry_run=no
 
 usage() {
 	cat <<EOF
-Usage: sudo $0 [--kiosk] [--no-apt] [--no-start] [--dry-run]
+Usage: sudo $0 [--kiosk [--kiosk-lang CODE] [--disable-desktop]] [--no-apt] [--no-start] [--dry-run]
 
-  --kiosk     also install the table screen (cage + Chromium on tty1)
+  --kiosk            also install the table screen (cage + Chromium on tty1)
+  --kiosk-lang CODE  the table screen's language at every start: en, ur or hi
+                     (kept across reboots and later runs of this script)
+  --disable-desktop  turn off the desktop's display manager, which would fight the
+                     table screen for the display (without it the script stops)
+  --camera           a camera table: Debian's python3-picamera2, and numpy 1.x in the
+                     program's environment so the two agree (docs/camera.md)
   --no-apt    do not install Debian packages (they are already there)
   --no-start  enable the units but do not start them now
   --dry-run   print what would be done, change nothing
@@ -44,6 +53,16 @@ EOF
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kiosk) kiosk=yes ;;
+	--camera) camera=yes ;;
+	--kiosk-lang)
+		[ $# -ge 2 ] || {
+			usage >&2
+			exit 2
+		}
+		kiosk_lang=$2
+		shift
+		;;
+	--disable-desktop) disable_desktop=yes ;;
 	--no-apt) apt=no ;;
 	--no-start) start=no ;;
 	--dry-run) dry_run=yes ;;
@@ -86,23 +105,88 @@ check_system() {
 	command -v python3 >/dev/null || die "python3 is required"
 	python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' ||
 		die "Python 3.11 or newer is required (Raspberry Pi OS Bookworm has it)"
+	if [ -n "$kiosk_lang" ]; then
+		[ "$kiosk" = yes ] || die "--kiosk-lang goes with --kiosk"
+		[ -f "$SRC/controller/web/static/i18n/$kiosk_lang.json" ] ||
+			die "no table screen language '$kiosk_lang' (there are: $(languages))"
+	fi
+	check_display_manager
 }
+
+languages() {
+	local f names=()
+	for f in "$SRC"/controller/web/static/i18n/*.json; do
+		names+=("$(basename "$f" .json)")
+	done
+	echo "${names[*]}"
+}
+
+# The desktop's display manager (lightdm on Raspberry Pi OS with desktop) takes the
+# display at boot; the kiosk's cage would then fail or show behind it. Checked before
+# anything is changed, so a refusal leaves the system as it was.
+display_manager() {
+	local alias="$UNIT_DIR/display-manager.service"
+	[ -L "$alias" ] || [ -e "$alias" ] || return 1
+	basename "$(readlink -f "$alias")"
+}
+
+check_display_manager() {
+	[ "$kiosk" = yes ] || return 0
+	local dm
+	dm=$(display_manager) || return 0
+	if [ "$disable_desktop" = no ]; then
+		die "the desktop ($dm) is enabled and would take the screen from the table screen." \
+			"Run again with --disable-desktop to turn it off, or use Raspberry Pi OS Lite."
+	fi
+}
+
+# Is systemd running this system? Not in a chroot (an SD card image being prepared,
+# bench/install_root.py): then there is no systemd, udev or kernel of this system to talk
+# to, so the files go in, the units are enabled as links, and the first boot does the rest.
+# (/run/systemd/system is systemd's own test; COURTPIECE_SYSTEMD=running|offline overrides
+# it, for the tests' dry runs.)
+systemd_running() {
+	case ${COURTPIECE_SYSTEMD:-} in
+	running) return 0 ;;
+	offline) return 1 ;;
+	esac
+	[ -d /run/systemd/system ]
+}
+
+# apt knows the package (after apt-get update): Raspberry Pi OS has some Debian lacks.
+has_package() { apt-cache show "$1" >/dev/null 2>&1; }
 
 install_packages() {
 	[ "$apt" = yes ] || return 0
-	local packages=(python3-venv python3-pip python3-lgpio i2c-tools espeak-ng)
+	# First: a fresh image has empty package lists, and the choices below read them.
+	run apt-get update
+	# sudo: /usr/local/bin/courtpiece runs the program as the service's user through it.
+	local packages=(python3-venv python3-pip i2c-tools espeak-ng sudo)
+	# python3-lgpio is GPIO on the Pi 5; it comes from Raspberry Pi OS's own archive.
+	if has_package python3-lgpio; then
+		packages+=(python3-lgpio)
+	else
+		warn "no python3-lgpio in this system's archives (not Raspberry Pi OS?): the GPIO signals need it on a Pi 5"
+	fi
+	if [ "$camera" = yes ]; then
+		# Picamera2 (and libcamera, simplejpeg) come from Raspberry Pi OS's archive only.
+		if has_package python3-picamera2; then
+			packages+=(python3-picamera2)
+		else
+			warn "no python3-picamera2 in this system's archives (not Raspberry Pi OS?): use a USB camera"
+		fi
+	fi
 	if [ "$kiosk" = yes ]; then
 		# cage runs the browser; fonts-noto-core draws Urdu (Nastaliq) and Hindi (Devanagari).
 		packages+=(cage fonts-noto-core)
 		# Raspberry Pi OS names its browser chromium-browser up to late 2024, chromium since.
-		if apt-cache show chromium >/dev/null 2>&1; then
+		if has_package chromium; then
 			packages+=(chromium)
 		else
 			packages+=(chromium-browser)
 		fi
 	fi
 	say "Debian packages: ${packages[*]}"
-	run apt-get update
 	run env DEBIAN_FRONTEND=noninteractive apt-get install -y "${packages[@]}"
 }
 
@@ -147,7 +231,12 @@ install_program() {
 	run "$VENV/bin/pip" install --disable-pip-version-check --upgrade pip
 	# [hub]: mpremote, for `courtpiece hub flash`; here, not in Bookworm's system Python
 	# (which refuses pip: it is "externally managed").
-	run "$VENV/bin/pip" install --disable-pip-version-check --upgrade "${SRC}[oled,hub]"
+	# [camera]: numpy below 2. Debian's python3-picamera2 reaches the program through the
+	# system site packages, and its simplejpeg is built against Bookworm's numpy 1.24:
+	# pip's numpy 2 would come first on the path and break its import.
+	local extras=oled,hub
+	[ "$camera" = no ] || extras+=,camera
+	run "$VENV/bin/pip" install --disable-pip-version-check --upgrade "${SRC}[$extras]"
 	say "documentation in $PREFIX/docs"
 	run install -d -m 0755 "$PREFIX/docs"
 	run install -m 0644 "$SRC/docs/install.md" "$SRC/docs/gpio.md" "$PREFIX/docs/"
@@ -191,6 +280,10 @@ install_hub_device() {
 	say "udev rule: the reader hub (USB 2e8a:0005) appears as /dev/courtpiece-hub"
 	run install -m 0644 "$SRC/hardware/99-courtpiece-hub.rules" "$UDEV_DIR/99-courtpiece-hub.rules"
 	run install -m 0644 "$SRC/hardware/courtpiece-modules.conf" "$MODULES_DIR/courtpiece.conf"
+	if ! systemd_running; then
+		say "systemd is not running here: the rule and cdc_acm take effect at the first boot"
+		return 0
+	fi
 	if command -v udevadm >/dev/null; then
 		run udevadm control --reload-rules
 		run udevadm trigger --subsystem-match=tty --action=add
@@ -207,6 +300,11 @@ install_units() {
 	if [ "$kiosk" = yes ]; then
 		install_kiosk
 		units+=(courtpiece-kiosk.service)
+	fi
+	if ! systemd_running; then
+		say "systemd is not running here: the units are enabled and start at the next boot"
+		run systemctl enable "${units[@]}"
+		return 0
 	fi
 	run systemctl daemon-reload
 	run systemctl enable "${units[@]}"
@@ -245,14 +343,39 @@ install_kiosk() {
 			printf '[Service]\nExecStart=\n%s\n' "$exec_start" >"$dropin/browser.conf"
 		fi
 	fi
-	if systemctl is-enabled --quiet display-manager.service 2>/dev/null; then
-		warn "a display manager is enabled; it competes with the kiosk for the screen." \
-			"Disable it: sudo systemctl disable display-manager.service"
+	install_kiosk_language
+	local dm
+	if dm=$(display_manager); then
+		# only with --disable-desktop: check_display_manager stopped the script otherwise
+		say "turning off the desktop ($dm): the table screen owns the display"
+		run systemctl disable "$dm"
 	fi
 	run systemctl set-default graphical.target
 }
 
+# The language as part of the kiosk's address: Chromium starts with a fresh profile each
+# time (--incognito), so a language picked on the screen is forgotten at the next boot.
+install_kiosk_language() {
+	[ -n "$kiosk_lang" ] || return 0
+	local dropin="$UNIT_DIR/courtpiece-kiosk.service.d"
+	local url
+	url=$(sed -n 's/^Environment=KIOSK_URL=//p' "$SRC/systemd/courtpiece-kiosk.service")
+	say "table screen language: $kiosk_lang ($dropin/language.conf)"
+	run install -d -m 0755 "$dropin"
+	if [ "$dry_run" = yes ]; then
+		printf '+ write %s/language.conf\n' "$dropin"
+	else
+		printf '[Service]\nEnvironment=KIOSK_URL=%s?lang=%s\n' "$url" "$kiosk_lang" >"$dropin/language.conf"
+	fi
+}
+
+
 main() {
+	if ! systemd_running; then
+		# systemctl then only changes unit files (enable, set-default): it cannot always
+		# tell it is in a chroot, and would try to reach a systemd that is not there.
+		export SYSTEMD_OFFLINE=1
+	fi
 	check_system
 	install_packages
 	enable_interfaces

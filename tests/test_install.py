@@ -32,15 +32,21 @@ def referee_program() -> Path:
     raise AssertionError("no ExecStart in the referee unit")
 
 
-def plan(etc: Path, *options: str) -> list[str]:
-    """The dry run's output lines; ``etc`` stands in for /etc/courtpiece."""
-    done = subprocess.run(
-        ["bash", str(SCRIPT), "--dry-run", "--no-apt", *options],
+def dry_run(etc: Path, *options: str, systemd: str = "running", **env: str) -> subprocess.CompletedProcess[str]:
+    """The script with --dry-run; ``etc`` stands in for /etc/courtpiece, ``systemd`` says
+    whether systemd runs the system (a Pi) or not (a chroot)."""
+    return subprocess.run(
+        ["bash", str(SCRIPT), "--dry-run", *options],
         capture_output=True,
         text=True,
-        env={**os.environ, "COURTPIECE_ETC": str(etc)},
+        env={**os.environ, "COURTPIECE_ETC": str(etc), "COURTPIECE_SYSTEMD": systemd, **env},
         timeout=60,
     )
+
+
+def plan(etc: Path, *options: str, systemd: str = "running", **env: str) -> list[str]:
+    """The dry run's output lines, without Debian packages."""
+    done = dry_run(etc, "--no-apt", *options, systemd=systemd, **env)
     assert done.returncode == 0, done.stderr
     return done.stdout.splitlines()
 
@@ -147,6 +153,106 @@ def test_every_file_the_script_installs_is_in_the_repository(tmp_path: Path) -> 
             for source in sources:
                 assert Path(source).is_file(), f"{source} is missing"
                 assert Path(source).is_relative_to(REPO)
+
+
+def test_package_lists_are_fetched_before_the_packages_are_chosen(tmp_path: Path) -> None:
+    """A fresh image has empty package lists: choosing chromium or chromium-browser, or
+    whether python3-lgpio exists, before apt-get update picked wrong (found in a fresh
+    Bookworm root by bench/install_root.py)."""
+    done = dry_run(tmp_path / "etc", "--kiosk")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    chosen = next(i for i, line in enumerate(lines) if line.startswith("==> Debian packages:"))
+    assert lines.index("+ apt-get update") < chosen
+    assert "sudo" in lines[chosen].split()  # /usr/local/bin/courtpiece needs it
+
+
+def test_without_a_running_systemd_units_are_enabled_and_nothing_is_started(tmp_path: Path) -> None:
+    """In a chroot (an SD card image being made, bench/install_root.py) there is no
+    systemd, udev or kernel to reach: files and unit links only."""
+    lines = plan(tmp_path / "etc", "--kiosk", systemd="offline")
+    cmds = commands(lines)
+    assert ["systemctl", "enable", "courtpiece.service", "courtpiece-kiosk.service"] in cmds
+    assert ["systemctl", "set-default", "graphical.target"] in cmds
+    for verb in ("daemon-reload", "restart"):
+        assert not any(c[:2] == ["systemctl", verb] for c in cmds), verb
+    assert not any(c[0] in ("udevadm", "modprobe") for c in cmds)
+    assert any("start at the next boot" in line for line in lines)
+
+
+def fake_desktop(units: Path) -> None:
+    units.mkdir()
+    (units / "display-manager.service").symlink_to("/lib/systemd/system/lightdm.service")
+
+
+def test_kiosk_refuses_an_enabled_desktop_before_changing_anything(tmp_path: Path) -> None:
+    fake_desktop(tmp_path / "units")
+    done = dry_run(tmp_path / "etc", "--no-apt", "--kiosk", COURTPIECE_UNIT_DIR=str(tmp_path / "units"))
+    assert done.returncode == 1
+    assert "lightdm.service" in done.stderr and "--disable-desktop" in done.stderr
+    assert not commands(done.stdout.splitlines())  # stopped before the first change
+
+
+def test_kiosk_turns_the_desktop_off_when_asked(tmp_path: Path) -> None:
+    fake_desktop(tmp_path / "units")
+    cmds = commands(plan(tmp_path / "etc", "--kiosk", "--disable-desktop",
+                         COURTPIECE_UNIT_DIR=str(tmp_path / "units")))
+    assert ["systemctl", "disable", "lightdm.service"] in cmds
+    assert cmds.index(["systemctl", "disable", "lightdm.service"]) < cmds.index(
+        ["systemctl", "set-default", "graphical.target"])
+
+
+def test_the_referee_alone_does_not_care_about_a_desktop(tmp_path: Path) -> None:
+    fake_desktop(tmp_path / "units")
+    cmds = commands(plan(tmp_path / "etc", COURTPIECE_UNIT_DIR=str(tmp_path / "units")))
+    assert not any("lightdm.service" in c for c in cmds)
+
+
+def test_kiosk_language_is_kept_in_a_drop_in(tmp_path: Path) -> None:
+    """--incognito forgets a language picked on the screen at every boot; the address
+    carries it instead (the table screen reads ?lang=)."""
+    lines = plan(tmp_path / "etc", "--kiosk", "--kiosk-lang", "ur")
+    assert "+ write /etc/systemd/system/courtpiece-kiosk.service.d/language.conf" in lines
+    i18n = REPO / "controller" / "web" / "static" / "js" / "i18n.js"
+    assert 'get("lang")' in i18n.read_text()
+
+
+@pytest.mark.parametrize("options,needle", [
+    (["--kiosk", "--kiosk-lang", "xx"], "no table screen language 'xx'"),
+    (["--kiosk-lang", "ur"], "--kiosk-lang goes with --kiosk"),
+])
+def test_kiosk_language_mistakes_are_refused(tmp_path: Path, options: list[str], needle: str) -> None:
+    done = dry_run(tmp_path / "etc", "--no-apt", *options)
+    assert done.returncode == 1 and needle in done.stderr, done.stderr
+
+
+def debian_numpy_major() -> int:
+    """The major version of the numpy this Debian ships (python3-numpy), as apt says."""
+    if shutil.which("apt-cache") is None:
+        pytest.skip("no apt-cache: not a Debian system")
+    done = subprocess.run(["apt-cache", "show", "--no-all-versions", "python3-numpy"],
+                          capture_output=True, text=True)
+    found = re.search(r"^Version: (?:\d+:)?(\d+)\.", done.stdout, re.M)
+    if done.returncode != 0 or not found:
+        pytest.skip("apt knows no python3-numpy here")
+    return int(found.group(1))
+
+
+def test_a_camera_table_gets_numpy_of_debians_major(tmp_path: Path) -> None:
+    """Debian's python3-picamera2 (and its simplejpeg) are built against Debian's numpy
+    and share the venv through its system site packages: the numpy pip puts there must
+    be of the same major version, or their import fails (numpy 2 against 1.x builds)."""
+    cmds = commands(plan(tmp_path / "etc", "--camera"))
+    pip = [c for c in cmds if c[:2] == [f"{referee_program().parents[1]}/bin/pip", "install"]]
+    assert pip[-1][-1].endswith("[oled,hub,camera]")
+    extras = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    (pin,) = [r for r in extras["camera"] if re.match(r"numpy\b", r)]
+    below = re.search(r"<\s*(\d+)(?:\.0)*\s*(?:,|$)", pin)
+    assert below, f"the camera extra does not cap numpy: {pin}"
+    assert int(below.group(1)) == debian_numpy_major() + 1, pin
+    # without --camera the newest numpy is fine (no Debian module built against it)
+    plain = commands(plan(tmp_path / "etc"))
+    assert not any(c[-1].endswith("camera]") for c in plain)
 
 
 # -- the config template ------------------------------------------------------------------
