@@ -408,3 +408,14 @@ def test_a_secret_proof_played_face_down_stays_secret() -> None:
     play_script(m, [(2, min(c for c in hands[2] if c.suit is Suit.H)), (3, min(c for c in hands[3] if c.suit is Suit.H))])
     events = m.apply(I.Play(0, card("4D")))
     assert of_type(events, FaceDownPlayed) and not of_type(events, ProofShown)
+
+
+def test_two_aces_running_take_no_pile_where_the_table_says_so() -> None:
+    """A Double Sir table rule: two tricks won running with aces (hearts, then diamonds)
+    do not take the pile; the next trick the same seat wins does."""
+    m = played_table("double-sir", Suit.C, pickup_not_two_aces=True)
+    events = play_script(m, [(0, card("AH")), (1, card("2H")), (2, card("3H")), (3, card("4H")),
+                             (0, card("AD")), (1, card("2D")), (2, card("3D")), (3, card("4D"))])
+    assert [e.winner for e in of_type(events, TrickWon)] == [0, 0] and not of_type(events, PilePickedUp)
+    events = play_script(m, [(0, card("KS")), (1, card("2S")), (2, card("3S")), (3, card("4S"))])
+    assert [(e.seat, e.tricks) for e in of_type(events, PilePickedUp)] == [(0, 3)]
