@@ -419,3 +419,15 @@ def test_two_aces_running_take_no_pile_where_the_table_says_so() -> None:
     assert [e.winner for e in of_type(events, TrickWon)] == [0, 0] and not of_type(events, PilePickedUp)
     events = play_script(m, [(0, card("KS")), (1, card("2S")), (2, card("3S")), (3, card("4S"))])
     assert [(e.seat, e.tricks) for e in of_type(events, PilePickedUp)] == [(0, 3)]
+
+
+def test_a_void_claim_made_face_up_is_named_when_proven_even_beside_face_down_cards() -> None:
+    """002's hidden rung, 'played': on a heart lead seat 2 throws the 2 of diamonds face up
+    and seat 0 (trump hidden) a diamond face down. Seat 2's 2 of hearts a trick later
+    proves his revoke; the flag names the 2 of diamonds, which the table saw."""
+    m = played_table("hidden-rung", None)
+    play_script(m, [(0, card("5S")), (1, card("AS")), (2, card("3S")), (3, card("4S"))])
+    play_script(m, [(1, card("AH")), (2, card("2D")), (3, card("QH")), (0, card("3D"))])
+    m.apply(I.Play(1, card("KS")))
+    (flag,) = of_type(m.apply(I.Play(2, card("2H"))), RevokeFlagged)
+    assert (flag.seat, flag.card, flag.trick, flag.suit, flag.proof) == (2, card("2D"), 2, Suit.H, card("2H"))
