@@ -431,3 +431,23 @@ def test_a_void_claim_made_face_up_is_named_when_proven_even_beside_face_down_ca
     m.apply(I.Play(1, card("KS")))
     (flag,) = of_type(m.apply(I.Play(2, card("2H"))), RevokeFlagged)
     assert (flag.seat, flag.card, flag.trick, flag.suit, flag.proof) == (2, card("2D"), 2, Suit.H, card("2H"))
+
+
+def test_a_proof_that_is_the_shown_trump_card_is_told_when_the_hand_ends() -> None:
+    """A table where the caller shows a card to set trump (it stays in his hand, face up
+    for all to see): seat 1 shows the ace of hearts, his only heart, then does not follow
+    a heart lead. The court ends the hand, and the proof -- that shown ace -- is told."""
+    hands = complete_deal(["", "2S 3S 4S 5S AH", "AS 2H", ""], voids={1: "H"})
+    m = Match(preset("court-piece", trump_calls=frozenset({TrumpCall.SHOWN}), revoke_penalty="court"),
+              first_dealer=0)
+    deal_first_batch(m, hands)
+    m.apply(I.ShowTrump(1, card("AH")))
+    deal(m, hands)
+    m.apply(I.Play(1, card("2S")))
+    m.apply(I.Play(2, card("AS")))
+    play_script(m, [(3, min(c for c in hands[3] if c.suit is Suit.S)), (0, min(c for c in hands[0] if c.suit is Suit.S))])
+    m.apply(I.Play(2, card("2H")))
+    play_script(m, [(3, min(c for c in hands[3] if c.suit is Suit.H)), (0, min(c for c in hands[0] if c.suit is Suit.H))])
+    events = m.apply(I.Play(1, card("3S")))
+    assert [p.card for p in of_type(events, RevokeProof)] == [card("AH")]
+    assert [p.card for p in of_type(events, ProofShown)] == [card("AH")]
