@@ -1,6 +1,6 @@
-"""A card played after band rung's hand is over is refused with a sentence that names its
-player -- the dealer's seat too -- and says what the next hand waits for: the auction
-(source 004). Mutation testing found this unpinned (docs/mutation.md).
+"""Refusals mutation testing found unpinned (docs/mutation.md): a card played after band
+rung's hand is over (004) names its player -- the dealer's seat too -- and what the next
+hand waits for; a refused card is named in the full sentence only.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from tablehelp import card, of_type  # noqa: E402
+from tablehelp import banded_hands, card, deal_first_batch, of_type  # noqa: E402
 
-from controller.rules import Match, Phase, Suit, WrongPhase, preset  # noqa: E402
+from controller.rules import CardSeenTwice, Match, NotInHand, Phase, Suit, WrongPhase, preset  # noqa: E402
 from controller.rules import inputs as I  # noqa: E402
 from controller.rules.events import Event, HandWon  # noqa: E402
 
@@ -45,3 +45,24 @@ def test_a_card_after_band_rungs_hand_is_refused_while_the_next_auction_waits() 
     with pytest.raises(WrongPhase, match=r"^hand 1 is over: JS from Asif is not counted "
                                          r"\(hand 2 waits for the auction\)$"):
         m.apply(I.Play(0, card("JS")))
+
+
+def test_a_card_drawn_twice_is_named_to_the_admin_and_hidden_from_the_table() -> None:
+    """001's draw for the deal: the same card cannot be drawn by two players. The full
+    sentence names it; the public one, as for every refusal, says only "a card"."""
+    m = Match(preset("court-piece", draw="dealer"), first_dealer=0, seat_names=NAMES)
+    m.apply(I.DrawCard(0, card("9S")))
+    with pytest.raises(CardSeenTwice) as err:
+        m.apply(I.DrawCard(1, card("9S")))
+    assert (str(err.value), err.value.public, err.value.card) == \
+        ("9S was already drawn", "a card was already drawn", card("9S"))
+
+
+def test_a_shown_trump_card_not_among_the_first_five_is_refused_by_name() -> None:
+    """001 Trump Card Show: the card shown must be one of the caller's first five. Asif
+    (seat 0, dealer Dua) holds 5S 5H 5D 5C 9S first; the ace of spades is not among them."""
+    m = Match(preset("court-piece", "trump-card-show"), first_dealer=3, seat_names=NAMES)
+    deal_first_batch(m, banded_hands())
+    with pytest.raises(NotInHand, match="^AS is not among Asif's first 5 cards$") as err:
+        m.apply(I.ShowTrump(0, card("AS")))
+    assert err.value.public == "a card is not among Asif's first 5 cards"

@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from tablehelp import card, of_type  # noqa: E402
 
-from controller.rules import InvalidChoice, Match, NotInHand, Phase, Suit, preset  # noqa: E402
+from controller.rules import CardSeenTwice, InvalidChoice, Match, NotInHand, Phase, Suit, preset  # noqa: E402
 from controller.rules import inputs as I  # noqa: E402
 from controller.rules.events import (  # noqa: E402
     CourtsScored,
@@ -27,6 +27,7 @@ from controller.rules.events import (  # noqa: E402
     RevokeFlagged,
     ShowAsked,
 )
+from controller.rules.options import TrumpCall  # noqa: E402
 
 NAMES = ("Asif", "Bilal", "Chetan", "Dua")
 
@@ -188,3 +189,40 @@ def test_a_table_that_does_not_show_clears_every_open_claim_by_suit() -> None:
         [(2, Suit.S), (2, Suit.H)]
     (won,) = of_type(events, HandWon)
     assert won == HandWon(1, 1, (0, 7), "first seven tricks", Suit.C)
+
+
+def test_a_revoke_caught_at_once_dates_from_its_own_trick() -> None:
+    """003 (a court to the other side, the hand ends): Bilal showed the seven of hearts for
+    trump, so when he discards a spade to Chetan's heart lead of trick 2 the revoke is
+    caught at once. Asif had discarded to that lead just before him; shown at the end,
+    Asif's heart proves a revoke in the same trick -- no earlier, so Bilal's stands."""
+    m = Match(preset("trick-streak", trump_calls=frozenset({TrumpCall.SHOWN})), first_dealer=0,
+              knowledge="played", seat_names=NAMES)
+    m.apply(I.ShowTrump(1, card("7H")))
+    for seat, text in ((1, "2S"), (2, "AS"), (3, "3S"), (0, "4S"), (2, "KH"), (3, "2H"), (0, "2D")):
+        m.apply(I.Play(seat, card(text)))
+    events = m.apply(I.Play(1, card("5S")))
+    assert [(f.seat, f.trick) for f in of_type(events, RevokeFlagged)] == [(1, 2)]
+    assert m.phase is Phase.SHOW
+    events = show(m, (0, "5H"))
+    assert [(f.seat, f.trick) for f in of_type(events, RevokeFlagged)] == [(0, 2)]
+    events += m.apply(I.SkipShowing())  # Bilal is asked too; the table moves on
+    assert not of_type(events, HandResultChanged)
+    (won,) = of_type(events, HandWon)
+    assert (won.team, won.reason) == (0, "revoke by Bilal")
+
+
+def test_cards_refused_while_showing_are_named_to_the_admin_only() -> None:
+    """Each refusal names its card in the full sentence; the public sentence says "a card"."""
+    m = rang_hand()
+    tricks(m, "AS 2H 2D 2S", "KS 3H 3D 3S", "QS 4H 4D 4S", "JS 5H 5D 5S", *LAST_THREE)
+    with pytest.raises(CardSeenTwice) as played:
+        m.apply(I.ShowCard(2, card("KS")))
+    assert (str(played.value), played.value.public, played.value.card) == (
+        "KS was played earlier in this hand, so it cannot be in Chetan's hand",
+        "a card was played earlier in this hand, so it cannot be in Chetan's hand", card("KS"))
+    show(m, (2, "QD"))
+    with pytest.raises(CardSeenTwice, match="^Chetan has already shown QD$"):
+        m.apply(I.ShowCard(2, card("QD")))
+    with pytest.raises(NotInHand, match="^QD is Chetan's card, so it cannot be in Dua's hand$"):
+        m.apply(I.ShowCard(3, card("QD")))
