@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import bisect
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from controller.atomic_file import replace_file
 from controller.club.topics import Batch
 from controller.referee.referee import Referee
 from controller.referee.table_events import TableEvent
@@ -49,12 +49,7 @@ class MarkFile:
         return mark if isinstance(mark, int) and mark >= 0 else 0
 
     def save(self, mark: int) -> None:
-        tmp = self.path.with_suffix(".tmp")
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump({"key": self.key, "published_upto": mark}, f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.path)
+        replace_file(self.path, json.dumps({"key": self.key, "published_upto": mark}))
 
 
 @dataclass

@@ -19,13 +19,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 from types import MappingProxyType
 
+from controller.atomic_file import replace_file
 from controller.readers.sightings import CardSeen, TagSeen
 from controller.rules.cards import RANK_LETTERS, SUIT_LETTERS
 
@@ -212,22 +212,7 @@ class DeckStore:
         """Write atomically (temp file, fsync, rename) so a power cut never leaves half a deck."""
         path = self.path(deck.name)
         self.root.mkdir(parents=True, exist_ok=True)
-        text = json.dumps(deck.to_json(), indent=2) + "\n"
-        fd, tmp = tempfile.mkstemp(prefix=f".{deck.name}.", suffix=".tmp", dir=self.root)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        dir_fd = os.open(self.root, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+        replace_file(path, json.dumps(deck.to_json(), indent=2) + "\n", mode=0o600)  # which tag is which card
         return path
 
 

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import secrets
 import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from controller.atomic_file import replace_file
 from controller.signals.voice import Voice
 
 log = logging.getLogger(__name__)
@@ -99,15 +98,4 @@ class VoiceControl:
 
     def _save(self, level: VoiceLevel) -> None:
         text = json.dumps({"volume": level.volume, "mute": level.mute}) + "\n"
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(f".{self.path.name}.{secrets.token_hex(4)}.tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
+        replace_file(self.path, text, mode=0o600)

@@ -14,12 +14,13 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import os
 import secrets
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
+
+from controller.atomic_file import replace_file
 
 PIN_FILE = "admin-pin"
 PIN_DIGITS = 6
@@ -110,22 +111,6 @@ class PlainPin:
         return hmac.compare_digest(pin.encode(), self._pin.encode())
 
 
-def _write_private(path: Path, text: str) -> None:
-    """Replace ``path`` with a 0600 file holding ``text``, atomically."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(fd, "w", encoding="ascii") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
 class PinFile:
     """The hashed PIN in ``STATE/admin-pin``, re-read when the file changes."""
 
@@ -157,7 +142,7 @@ class PinFile:
         return pin
 
     def store(self, pin: str) -> None:
-        _write_private(self.path, PinHash.of(pin).to_line() + "\n")
+        replace_file(self.path, PinHash.of(pin).to_line() + "\n", mode=0o600, encoding="ascii")
 
     def reset(self) -> str:
         """A new random PIN, stored; the running service picks it up at the next login."""
