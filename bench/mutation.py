@@ -94,7 +94,7 @@ PARTS = {
                     "tests/service/test_kill.py", "equivalent_mutants_referee.txt",
                     tuple(f"tests/service/test_{t}.py" for t in (
                         "table_events", "messages", "referee", "verdicts_referee", "mixed_readers",
-                        "short_deal", "move_timer", "match_clock")),
+                        "short_deal", "move_timer", "match_clock", "pinned_referee")),
                     ("tests/service/tablekit.py",)),
 }
 
