@@ -73,6 +73,8 @@ def _as_admin_page(kind: str, payload: dict[str, Any], move: Any, *, seats: str)
     if seats == "implied":
         if move == I.PlayOn(False):
             return {"name": "confirm"}
+        if move == I.PlayOn(True):  # the button says "play on"
+            return {"name": "play-on"}
         return {k: v for k, v in payload.items() if k != "seat"}
     return {k: (str(v) if k == "seat" else v) for k, v in payload.items()}
 
@@ -111,7 +113,7 @@ def test_every_move_of_a_whole_match_reaches_the_engine_as_itself(knowledge, sea
         referee = _start(preset, variants, options, knowledge)
         kinds |= _round_trip(referee, 7 + n, seats=seats, revoke_rate=0.15, skip_show_rate=0.3)
     expected = {I.Play, I.Bid, I.Pass, I.CallTrump, I.ShowTrump, I.CallTrumpByCard, I.HideTrump,
-                I.ApplyPenalty, I.DrawCard}
+                I.ApplyPenalty, I.DrawCard, I.OpenChallenge, I.PlayOn}
     if knowledge == "dealt":  # the deal is seen; tricks wait for Confirm; a trump may stay hidden
         expected |= {I.Deal, I.CloseTrick, I.AskTrump, I.RevealTrump}
     else:  # suspected seats show their hands; the caller's numbered card is turned on the spot
@@ -163,6 +165,14 @@ def test_a_trump_spot_card_before_anyone_may_call_means_nothing():
     out = see(referee, "trump", "8D")
     assert out[0].kind == "impossible" and out[0]["zone"] == "trump"
     assert referee.match is not None and referee.match.inputs == []
+
+
+def test_a_trump_spot_card_during_the_auction_means_nothing_there_is_no_caller_yet():
+    referee = _story("band-rung")
+    assert referee.match is not None and referee.match.hand.auction is not None
+    out = see(referee, "trump", "8D", 20.0)
+    assert [(e.kind, e["error"], e["zone"]) for e in out] == [("impossible", "UnexpectedZone", "trump")]
+    assert len(referee.match.inputs) == 20
 
 
 def test_hiding_the_trump_by_suit_from_the_admin_page_is_the_callers():
@@ -346,3 +356,56 @@ def test_notices_say_their_counts():
     assert "refused" not in JournalResumed(5, 0).message()
     fault = ReaderTrouble("hub-1", None, "dead reader")
     assert fault.to_dict() == {"event": "reader-fault", "source": "hub-1", "zone": None, "message": "dead reader"}
+
+
+def test_an_unknown_tag_is_told_to_everyone_its_number_to_the_admin_only():
+    referee = Referee()
+    referee.command("new-match", new_match_args("court-piece"), at=1.0)
+    public, admin = referee.sighting(CardSeen("seat3", "", 5.0, "test"), tag="e2:80:11")
+    assert (public.kind, public.redacted, admin.audience) == ("unknown-tag", True, ADMIN)
+    assert "tag" not in public and admin["tag"] == "e2:80:11"
+    assert public["message"] == admin["message"] == "unknown tag at Dua's spot"
+    assert referee.counters["unknown_tags"] == 1
+
+
+def test_an_undone_deal_card_is_named_to_the_admin_only():
+    referee = Referee()
+    referee.command("new-match", new_match_args("court-piece"), at=1.0)
+    see(referee, "deal", "QS", 5.0)
+    public, admin = referee.command("undo", {}, at=6.0)
+    assert public["message"] == "undid input 2 (a card at the deal spot)"
+    assert admin["message"] == "undid input 2 (QS at the deal spot)"
+    assert public.to_dict() == {"seq": 3, "at": 6.0, "event": "undone", "undone_seq": 2,
+                                "message": "undid input 2 (a card at the deal spot)", "redacted": True}
+    assert admin.to_dict() == {"seq": 3, "at": 6.0, "event": "undone", "undone_seq": 2,
+                               "message": "undid input 2 (QS at the deal spot)", "private_to": ADMIN}
+    referee.command("call-trump", {"seat": 1, "suit": "S"}, at=7.0)
+    (one,) = referee.command("undo", {}, at=8.0)  # a command hides nothing: one copy for all
+    assert one.audience == PUBLIC and one["message"] == "undid input 4 (call-trump)"
+    assert Undone(9, where="the deal spot").message() == "undid input 9 (a tag at the deal spot)"
+    assert Undone(9, where="the deal spot").public_dict() is None
+
+
+def test_a_refused_play_names_its_card_to_the_admin_only():
+    referee = _story("court-piece")
+    referee.command("call-trump", {"suit": "S"}, at=20.0)
+    _deal_rest(referee)
+    (early,) = see(referee, "seat2", "AS", 30.0)  # seat 1 leads, not seat 2: nothing hidden
+    assert (early.kind, early["error"], early.audience) == ("impossible", "OutOfTurn", PUBLIC)
+    assert "card" not in early and "command" not in early
+    public, admin = see(referee, "seat1", "AS", 31.0)  # Chetan's ace, read at Bilal's spot
+    assert public.kind == admin.kind == "impossible" and public["zone"] == admin["zone"] == "seat1"
+    assert public["error"] == admin["error"] == "NotInHand" and admin.audience == ADMIN
+    assert "card" not in public and admin["card"] == "AS"
+    assert public["message"] == "a card was dealt to Chetan, it cannot come from Bilal"
+    assert admin["message"] == "AS was dealt to Chetan, it cannot come from Bilal"
+    assert referee.counters["impossible"] == 2
+
+
+def test_an_event_reads_like_its_json():
+    (e,) = events_for(2, 3.0, ReaderTrouble("hub", "deal", "bad lines"))
+    data = e.to_dict()
+    assert len(e) == len(data) and list(e) == list(data) and dict(e) == data
+    assert e.get("source") == "hub" and e.get("nope", 5) == 5 and e.get("nope") is None
+    data["source"] = "changed"
+    assert e["source"] == "hub"
