@@ -451,3 +451,25 @@ def test_a_proof_that_is_the_shown_trump_card_is_told_when_the_hand_ends() -> No
     events = m.apply(I.Play(1, card("3S")))
     assert [p.card for p in of_type(events, RevokeProof)] == [card("AH")]
     assert [p.card for p in of_type(events, ProofShown)] == [card("AH")]
+
+
+def test_a_card_taken_back_leaves_the_seat_all_thirteen_to_play() -> None:
+    """000: seat 1 takes back a revoke in the first trick and replaces it; he still has
+    every one of his thirteen cards to play, to the last trick."""
+    hands = banded_hands()
+    m = Match(preset("rang", hand_end="all", play_on=True), first_dealer=3)
+    deal_first_batch(m, hands)
+    m.apply(I.CallTrump(0, Suit.C))
+    deal(m, hands)
+    m.apply(I.Play(0, card("9H")))
+    m.apply(I.Play(1, card("8S")))
+    m.apply(I.TakeBack(1))
+    h = m.hand
+    while m.hand is h and m.phase in (Phase.PLAY, Phase.PLAY_ON):
+        if m.phase is Phase.PLAY_ON:
+            m.apply(I.PlayOn(True))
+            continue
+        seat = m.turn()
+        assert seat is not None
+        m.apply(I.Play(seat, m.legal_plays(seat)[0]))
+    assert len(of_type(m.events, TrickWon)) == 13
