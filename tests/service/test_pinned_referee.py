@@ -201,9 +201,28 @@ def test_seats_are_0_to_3_and_said_as_numbers():
 
 def test_a_seat_the_moment_cannot_name_must_be_given():
     referee = _story("court-piece")
-    for name in ("bid", "pass", "ask-trump", "move-timeout", "correction-made"):
+    said = {"bid": "bid", "pass": "pass", "ask-trump": "ask for trump", "move-timeout": "move timer",
+            "correction-made": "correction"}
+    for name, what in said.items():  # no auction, no trick, no revoke to correct
         out = referee.command(name, {}, at=20.0)
-        assert [e.kind for e in out] == ["command-refused"], name
+        assert [(e.kind, e["command"], e["message"]) for e in out] == [
+            ("command-refused", name, f"{what}: which seat?")]
+
+
+def test_a_seat_given_is_the_seat_that_acts():
+    referee = _story("band-rung")
+    assert referee.match is not None and referee.match.hand.auction.turn == 1
+    (out,) = referee.command("bid", {"seat": 3, "tricks": 9}, at=20.0)  # Dua speaks out of turn
+    assert (out.kind, out["error"]) == ("impossible", "OutOfTurn")
+    referee.command("bid", {"seat": 1, "tricks": 9}, at=21.0)
+    assert _last(referee) == I.Bid(1, 9)
+
+
+def test_a_trump_spot_card_means_nothing_where_trumps_are_named_aloud():
+    referee = _story("court-piece")  # the caller names the trump: nothing is laid on the spot
+    (out,) = see(referee, "trump", "5S", 20.0)
+    assert (out.kind, out["error"], out["zone"]) == ("impossible", "UnexpectedZone", "trump")
+    assert referee.match is not None and len(referee.match.inputs) == 20
 
 
 def test_the_player_to_move_is_timed_out_when_the_timer_names_no_seat():
@@ -310,7 +329,9 @@ def test_a_card_of_another_deck_is_named_to_the_admin_only():
     assert for_audience(out, ADMIN) == [admin] and for_audience(out, 2) == [public]
     assert for_audience(out, PUBLIC) == [public]
     assert public.to_dict()["redacted"] is True and admin.to_dict()["private_to"] == ADMIN
-    assert OtherDeckTag("seat2", "here", "t", "deck").public_dict() is not None
+    unnamed = OtherDeckTag("seat2", "Chetan's spot", "04:aa", "the blue deck")  # which card is not known
+    assert unnamed.message() == unnamed.public_message() == "a card from the blue deck at Chetan's spot"
+    assert unnamed.public_dict() is not None and "tag" not in unnamed.public_dict()
 
 
 def test_a_seat_sees_its_own_private_events_and_no_one_elses():
