@@ -21,6 +21,7 @@ from tablehelp import (  # noqa: E402
     deal_first_batch,
     of_type,
     play,
+    script_tricks,
     strong_hands,
 )
 
@@ -30,6 +31,8 @@ from controller.rules.events import (  # noqa: E402
     BidPassed,
     Event,
     HandStarted,
+    HandWon,
+    PlayOnChosen,
     Redeal,
     RevokeFlagged,
     TrumpAsked,
@@ -158,3 +161,20 @@ def test_when_all_four_pass_and_the_dealer_is_not_forced_the_hand_is_dealt_again
         events += m.apply(I.Pass(seat))
     assert events[-3:] == [BidPassed(0), Redeal(1, "everyone passed"), HandStarted(1, 0, None)]
     assert m.hand.auction is not None and not m.hand.auction.passed and m.hand.deal_index == 0
+
+
+def test_dealing_the_next_hand_over_a_play_on_offer_declines_it() -> None:
+    """001: after a 7-0 start the winners may play on. If the dealer simply starts dealing
+    the next hand, they did not: the hand ends and the card counts for the next one."""
+    hands = strong_hands(0)
+    m = Match(preset("court-piece"), first_dealer=3, seat_names=NAMES)
+    deal_first_batch(m, hands)
+    m.apply(I.CallTrump(0, Suit.S))
+    deal(m, hands)
+    for seat, c in script_tricks(hands, 0, [0] * 7, trump=Suit.S):
+        m.apply(I.Play(seat, c))
+    assert m.phase is Phase.PLAY_ON
+    events = m.apply(I.Deal(card("2C")))
+    assert of_type(events, PlayOnChosen) == [PlayOnChosen(0, False)]
+    assert of_type(events, HandWon)[0].tricks == (7, 0)
+    assert (m.hand.number, m.hand.deal_index) == (2, 1)

@@ -87,3 +87,13 @@ def test_a_seven_nil_start_at_a_table_that_never_plays_on_scores_the_first_seven
     events = run_hand(m, strong_hands(0), [0] * 13)
     assert of_type(events, HandWon) == [HandWon(1, 0, (7, 0), "seven tricks", Suit.S)]
     assert [(c.team, c.courts, c.reason) for c in of_type(events, CourtsScored)] == [(0, 1, "first seven tricks")]
+
+
+def test_all_thirteen_played_out_pay_the_all_thirteen_court() -> None:
+    """Rang (000) at a table that never stops at 7-0: Asif's side takes all thirteen tricks
+    and the hand is won on tricks at the end, with the court for all thirteen."""
+    m = Match(preset("rang", sweep_stop=False), first_dealer=3)
+    events = run_hand(m, strong_hands(0), [0] * 13)
+    assert of_type(events, HandWon) == [HandWon(1, 0, (13, 0), "more tricks", Suit.S)]
+    assert [(c.team, c.courts, c.reason) for c in of_type(events, CourtsScored)] == \
+        [(0, m.options.court_all_thirteen, "all thirteen tricks")]

@@ -12,9 +12,18 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from tablehelp import banded_hands, card, deal_first_batch, of_type  # noqa: E402
+from tablehelp import banded_hands, card, deal, deal_first_batch, of_type  # noqa: E402
 
-from controller.rules import CardSeenTwice, Match, NotInHand, Phase, Suit, WrongPhase, preset  # noqa: E402
+from controller.rules import (  # noqa: E402
+    CardSeenTwice,
+    Match,
+    NotInHand,
+    Phase,
+    Suit,
+    TooManyCards,
+    WrongPhase,
+    preset,
+)
 from controller.rules import inputs as I  # noqa: E402
 from controller.rules.events import Event, HandWon  # noqa: E402
 
@@ -66,3 +75,26 @@ def test_a_shown_trump_card_not_among_the_first_five_is_refused_by_name() -> Non
     with pytest.raises(NotInHand, match="^AS is not among Asif's first 5 cards$") as err:
         m.apply(I.ShowTrump(0, card("AS")))
     assert err.value.public == "a card is not among Asif's first 5 cards"
+
+
+def test_a_card_dealt_twice_names_the_player_who_has_it() -> None:
+    hands = banded_hands()
+    m = Match(preset("court-piece"), first_dealer=3, seat_names=NAMES)
+    deal_first_batch(m, hands)
+    again = hands[1][0]  # Bilal's first card comes over the deal spot again
+    with pytest.raises(CardSeenTwice) as err:
+        m.apply(I.Deal(again))
+    assert (str(err.value), err.value.card) == (f"{again} was already dealt to Bilal this hand", again)
+
+
+def test_a_53rd_card_is_refused_while_the_trump_call_waits() -> None:
+    """Hidden rung (002): Bilal may lay his trump down after the whole deal. Until he does,
+    the table waits; a card read over the deal spot now cannot be a 53rd."""
+    hands = banded_hands()
+    m = Match(preset("hidden-rung"), first_dealer=0, seat_names=NAMES)
+    deal(m, hands)
+    assert m.phase is Phase.CALL and m.hand.deal_index == 52
+    with pytest.raises(TooManyCards) as err:
+        m.apply(I.Deal(card("AS")))
+    assert str(err.value).startswith("all 52 cards are already dealt, so AS is not counted")
+    assert err.value.card == card("AS") and m.hand.deal_index == 52
