@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     detector = CardDetector()
-    baseline = runpy.run_path(str(ROOT / "bench" / "vision.py"), run_name="bench")[
+    baseline = runpy.run_path(str(ROOT / "bench" / "vision_accuracy.py"), run_name="bench")[
         "TemplateBaseline"
     ]()
     rng = np.random.default_rng(0)

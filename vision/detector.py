@@ -8,7 +8,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.locate import WORK_SIZE, LocateConfig, find_candidates, rectify, turned
+from vision.locate import (
+    WORK_SIZE,
+    LocateConfig,
+    border_quads,
+    find_candidates,
+    rectify,
+    turned,
+)
 from vision.model import DeckGlyphs, GlyphModel
 from vision.overlap import MAX_HYPOTHESES, card_short_side, corner_hypotheses
 from vision.plane import TablePlane
@@ -73,23 +80,28 @@ class CardDetector:
         self._empty_view: tuple[int, int, np.ndarray | None] | None = None
 
     def _candidates(
-        self, frame_bgr: np.ndarray, masks: list[tuple[np.ndarray, float]]
+        self, frame_bgr: np.ndarray, masks: list[tuple[np.ndarray, float]], weak: list[bool]
     ) -> tuple[list[list[np.ndarray]], TablePlane | None]:
-        """Outline groups in frame pixels, and the working-size plane they were found in."""
+        """Outline groups in frame pixels, and the working-size plane they were found in;
+        ``weak`` receives which groups only the shape sources found."""
         if self.plane is None:
-            return find_candidates(frame_bgr, self.locate, self.empty, masks), None
+            return find_candidates(frame_bgr, self.locate, self.empty, masks, weak), None
         small = self.plane.scaled(WORK_SIZE)
         key = (id(self.plane), id(self.empty))
         if self._empty_view is None or self._empty_view[:2] != key:
             ev = small.rectify(self.empty) if self.empty is not None else None
             self._empty_view = (*key, ev)
         view = small.rectify(frame_bgr)
-        groups = find_candidates(view, self.locate, self._empty_view[2])
+        groups = find_candidates(view, self.locate, self._empty_view[2], weak_out=weak)
         return [[small.to_frame(q) for q in g] for g in groups], small
 
     def detect(self, frame_bgr: np.ndarray) -> list[Detection]:
         masks: list[tuple[np.ndarray, float]] = []
-        groups, small = self._candidates(frame_bgr, masks)
+        weak: list[bool] = []
+        groups, small = self._candidates(frame_bgr, masks, weak)
+        # an outline only the shape sources found that reads as nothing is most likely
+        # the table (grain, a shadow's edge): reported, it would hold a zone "occupied"
+        shape_only = {id(g[0]) for g, w in zip(groups, weak, strict=True) if w}
         # biggest outlines first: a smaller one lying wholly inside a card already read
         # is that card's picture frame or a pip, not another card (cards are one size)
         groups.sort(key=lambda g: -cv2.contourArea(g[0]))
@@ -110,6 +122,9 @@ class CardDetector:
             det = self._read_group(frame_bgr, [turned(q) for q in group])
             if det.card is not None:
                 out = [d for d in out if d.quad is not group[0]] + [det]
+        out = [d for d in out if d.card or id(d.quad) not in shape_only]
+        if not any(d.card for d in out):
+            out += self._from_border_lines(frame_bgr, small)
         out = _one_per_card(out)
         if small is None:  # (with a plane the masks are in view pixels: not yet used)
             out += self._overlapped(frame_bgr, masks, out)
@@ -119,6 +134,23 @@ class CardDetector:
                 replace(d, table_center=tuple(float(v) for v in full.to_table(d.quad).mean(axis=0)))
                 for d in out
             ]
+        return out
+
+    def _from_border_lines(
+        self, frame_bgr: np.ndarray, small: TablePlane | None
+    ) -> list[Detection]:
+        """Cards outlined by their border lines alone, each read both ways round; only
+        those that read are kept (a line pair can also frame a stretch of table)."""
+        if small is None:
+            quads = border_quads(frame_bgr, self.locate)
+        else:
+            view = small.rectify(frame_bgr)
+            quads = [small.to_frame(q) for q in border_quads(view, self.locate)]
+        out = []
+        for q in quads:
+            det = self._read_group(frame_bgr, [q, turned(q)])
+            if det.card is not None:
+                out.append(det)
         return out
 
     def _overlapped(

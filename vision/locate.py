@@ -91,12 +91,17 @@ def white_balance(small_bgr: np.ndarray) -> np.ndarray:
     return cv2.convertScaleAbs(small_bgr * gain.reshape(1, 1, 3).astype(np.float32))
 
 
-def edge_mask(small_bgr: np.ndarray) -> np.ndarray:
+def edge_regions(small_bgr: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
     """Regions closed by image edges, holes filled: a card on any table, by its border.
 
-    A card's border is an edge however close its colour is to the table's; inside it the
-    pips and pictures are only holes, filled once the outer contour is drawn. Wood grain
-    and cloth texture break up into small or ragged regions the quad fit rejects.
+    Returns the union of the regions as a mask, and each region's own outline. A card's
+    border is an edge however close its colour is to the table's; inside it the pips and
+    pictures are only holes, filled once the outer contour is drawn. Wood grain and cloth
+    texture break up into small or ragged regions the quad fit rejects.
+
+    Each region is outlined on its own: a card lying inside the table's region (a white
+    card on a white desk, bounded by its faint border) is a hole of that region, and
+    drawn together the two would be one blob the size of the table.
     """
     gray = cv2.medianBlur(cv2.cvtColor(small_bgr, cv2.COLOR_BGR2GRAY), 5)  # speckle, grain
     edges = cv2.Canny(gray, 15, 45)
@@ -110,20 +115,191 @@ def edge_mask(small_bgr: np.ndarray) -> np.ndarray:
     k = max(3, (min(h, w) // 60) | 1)
     ball = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     free = cv2.morphologyEx(cv2.bitwise_not(edges), cv2.MORPH_OPEN, ball)
-    contours, hier = cv2.findContours(free, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    out = np.zeros_like(gray)
     least = max(8, int(0.04 * max(h, w)))  # shorter than the smallest card: grain, pips
-    keep = []
-    for i, c in enumerate(contours):
-        if hier[0][i][3] != -1:
-            continue  # a hole: an edge-bound island inside a region, filled with it
-        _, _, cw, ch = cv2.boundingRect(c)
-        if min(cw, ch) < least or (cw >= w - 8 and ch >= h - 8):
-            continue  # too small for a card, or the open table surrounding everything
-        keep.append(c)
-    cv2.drawContours(out, keep, -1, 255, -1)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(free, connectivity=8)
+    pieces = []
+    for i in range(1, n):
+        x, y, cw, ch, _ = (int(v) for v in stats[i])
+        if min(cw, ch) < least:
+            continue  # too small for a card: grain, a pip
+        # Thin necks are cut: where a gap in a faint border lets a card's inside run out
+        # into the table, the card comes apart from the table again (and a streak of
+        # table along one side is cut off). Pips and pictures inside are only holes,
+        # filled once the outer contour is drawn.
+        k = max(3, min(int(0.08 * min(cw, ch)), int(0.05 * max(h, w))) | 1)
+        region = np.zeros((ch + 2, cw + 2), np.uint8)
+        region[1:-1, 1:-1] = (labels[y : y + ch, x : x + cw] == i).astype(np.uint8) * 255
+        if not (cw >= w - 8 and ch >= h - 8):
+            # a region short of the whole frame: its holes (pips, a court card's
+            # picture, whose margin alone may be the free space) are part of it; the
+            # open table round everything is not filled, or the cards in it would go
+            outer, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            cv2.drawContours(region, outer, -1, 255, -1)
+            # a court card's margin broken once (a corner in shadow) is a C round its
+            # picture: filled, it is not the card, but its convex hull is
+            hull = cv2.convexHull(np.concatenate(outer))
+            if cv2.contourArea(hull) > 1.3 * cv2.countNonZero(region):
+                pieces.append(hull + np.array([x - 1, y - 1], np.int32))
+        ball = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        region = cv2.morphologyEx(region, cv2.MORPH_OPEN, ball)
+        parts, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        for part in parts:
+            _, _, pw, ph = cv2.boundingRect(part)
+            if min(pw, ph) >= least and not (pw >= w - 8 and ph >= h - 8):
+                pieces.append(part + np.array([x - 1, y - 1], np.int32))
+    out = np.zeros_like(gray)
+    cv2.drawContours(out, pieces, -1, 255, -1)
     # give back the band the dilated edges took from each region's rim
-    return cv2.dilate(out, np.ones((3, 3), np.uint8))
+    out = cv2.dilate(out, np.ones((3, 3), np.uint8))
+    return out, [_grow_contour(c) for c in pieces]
+
+
+def _grow_contour(c: np.ndarray) -> np.ndarray:
+    """An outline pushed out by about a pixel, as the dilated edges took from it."""
+    centre = c.reshape(-1, 2).mean(axis=0)
+    d = c.astype(np.float32) - centre
+    n = np.linalg.norm(d, axis=-1, keepdims=True)
+    return (centre + d * (n + 1.5) / np.maximum(n, 1e-6)).astype(np.int32)
+
+
+def _segment_lines(edges: np.ndarray, least: int) -> list[tuple[np.ndarray, np.ndarray, float]]:
+    """Straight edge runs merged into lines: (a point, unit direction, supported length)."""
+    segs = cv2.HoughLinesP(
+        edges,
+        1,
+        np.pi / 180,
+        threshold=max(10, least // 2),
+        minLineLength=least,
+        maxLineGap=max(3, least // 4),
+    )
+    if segs is None:
+        return []
+    lines: list[list] = []  # angle, offset, length, point, direction
+    for x0, y0, x1, y1 in segs.reshape(-1, 4).astype(np.float32):
+        d = np.array([x1 - x0, y1 - y0], np.float32)
+        length = float(np.linalg.norm(d))
+        d /= length
+        ang = float(np.arctan2(d[1], d[0]) % np.pi)
+        if ang >= np.pi / 2 and d[1] > 0 or ang < np.pi / 2 and d[1] < 0:
+            d = -d
+        normal = np.array([-np.sin(ang), np.cos(ang)], np.float32)
+        off = float(normal @ [x0, y0])
+        for ln in lines:
+            da = abs(ang - ln[0])
+            if min(da, np.pi - da) < np.radians(4) and abs(off - ln[1]) < 4 and da < np.pi / 2:
+                ln[2] += length
+                break
+        else:
+            lines.append([ang, off, length, np.array([x0, y0], np.float32), normal])
+    lines.sort(key=lambda ln: -ln[2])
+    return [
+        (ln[3], np.array([np.cos(ln[0]), np.sin(ln[0])], np.float32), ln[2]) for ln in lines[:14]
+    ]
+
+
+def _cross(p1: np.ndarray, d1: np.ndarray, p2: np.ndarray, d2: np.ndarray) -> np.ndarray | None:
+    m = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]], np.float32)
+    if abs(np.linalg.det(m)) < 1e-3:
+        return None
+    t = np.linalg.solve(m, p2 - p1)
+    return p1 + t[0] * d1
+
+
+def line_quads(
+    small_bgr: np.ndarray, cfg: LocateConfig = _DEFAULT, most: int = 3
+) -> list[np.ndarray]:
+    """Card outlines from the straight lines of its border, gaps and all.
+
+    A faint border (a white card on a white desk) leaves gaps an edge-closed region runs
+    out through; but most of each of its four sides is still a straight edge. Two pairs
+    of nearly parallel lines, crossing at nearly right angles, with a card's proportions
+    and edges under most of their outline, are a card.
+    """
+    h, w = small_bgr.shape[:2]
+    gray = cv2.medianBlur(cv2.cvtColor(small_bgr, cv2.COLOR_BGR2GRAY), 5)
+    edges = cv2.Canny(gray, 12, 36)
+    least = max(8, int(0.1 * min(h, w)))
+    lines = _segment_lines(edges, least)
+    # a side is supported where the brightness steps across it (the gradient points
+    # along its normal), not merely where some edge lies near: cloth and grain have
+    # edges everywhere, in every direction
+    soft = cv2.GaussianBlur(gray.astype(np.float32), (5, 5), 1.2)
+    gx = cv2.Sobel(soft, cv2.CV_32F, 1, 0, ksize=3) / 8
+    gy = cv2.Sobel(soft, cv2.CV_32F, 0, 1, ksize=3) / 8
+    mag = cv2.dilate(np.hypot(gx, gy), np.ones((3, 3), np.uint8))
+    step = max(1.5, 3.0 * float(np.median(mag)))
+    pairs = []
+    for i in range(len(lines)):
+        for j in range(i + 1, len(lines)):
+            (p1, d1, _), (p2, d2, _) = lines[i], lines[j]
+            if abs(float(d1 @ d2)) < np.cos(np.radians(12)):
+                continue
+            gap = abs(float((p2 - p1) @ np.array([-d1[1], d1[0]])))
+            if gap >= least:
+                pairs.append((i, j, gap))
+    scored = []
+    t = np.linspace(0.1, 0.9, 24, dtype=np.float32)[:, None]
+    for a in range(len(pairs)):
+        for b in range(a + 1, len(pairs)):
+            i, j, g1 = pairs[a]
+            k, m, g2 = pairs[b]
+            if len({i, j, k, m}) < 4:
+                continue
+            if abs(float(lines[i][1] @ lines[k][1])) > np.sin(np.radians(25)):
+                continue  # the two pairs must cross at roughly right angles
+            if not cfg.min_aspect <= max(g1, g2) / min(g1, g2) <= cfg.max_aspect:
+                continue
+            ps = [
+                _cross(*lines[i][:2], *lines[k][:2]),
+                _cross(*lines[k][:2], *lines[j][:2]),
+                _cross(*lines[j][:2], *lines[m][:2]),
+                _cross(*lines[m][:2], *lines[i][:2]),
+            ]
+            if any(p is None for p in ps):
+                continue
+            q = np.array(ps, np.float32)
+            if (
+                (q[:, 0] < -2).any()
+                or (q[:, 0] > w + 1).any()
+                or (q[:, 1] < -2).any()
+                or (q[:, 1] > h + 1).any()
+            ):
+                continue
+            support = []
+            for s in range(4):
+                pts = q[s] + t * (q[(s + 1) % 4] - q[s])
+                side = q[(s + 1) % 4] - q[s]
+                normal = np.array([-side[1], side[0]], np.float32) / max(
+                    float(np.linalg.norm(side)), 1e-6
+                )
+                best = np.zeros(len(pts), np.float32)
+                for shift in (-1.5, 0.0, 1.5):  # the side's line is a pixel or so off
+                    at = pts + shift * normal
+                    xs = np.clip(at[:, 0].astype(int), 0, w - 1)
+                    ys = np.clip(at[:, 1].astype(int), 0, h - 1)
+                    across = np.abs(gx[ys, xs] * normal[0] + gy[ys, xs] * normal[1])
+                    aligned = across >= 0.8 * np.hypot(gx[ys, xs], gy[ys, xs])
+                    best = np.maximum(best, np.where(aligned, across, 0.0))
+                support.append(float((best >= step).mean()))
+            if min(support) < 0.5 or sum(support) < 2.8:
+                continue
+            q = order_quad(q)
+            if _is_frame(q, small_bgr.shape, cfg) or cv2.contourArea(q) < cfg.min_area_frac * h * w:
+                continue
+            scored.append((sum(support) * np.sqrt(cv2.contourArea(q)), q))
+    scored.sort(key=lambda sq: -sq[0])
+    out: list[np.ndarray] = []
+    for _, q in scored:
+        if not any(_same_card(o, q) for o in out):
+            out.append(q)
+        if len(out) >= most:
+            break
+    return out
+
+
+def edge_mask(small_bgr: np.ndarray) -> np.ndarray:
+    """The union of :func:`edge_regions` as one mask."""
+    return edge_regions(small_bgr)[0]
 
 
 def difference_mask(small_bgr: np.ndarray, empty_small: np.ndarray) -> np.ndarray:
@@ -318,6 +494,21 @@ def _quads_in_mask(
     return quads
 
 
+def _quads_in_regions(
+    regions: list[np.ndarray], shape: tuple[int, ...], cfg: LocateConfig
+) -> list[np.ndarray]:
+    """Card outlines among separately outlined regions (:func:`edge_regions`)."""
+    lo, hi = cfg.min_area_frac * shape[0] * shape[1], cfg.max_area_frac * shape[0] * shape[1]
+    quads = []
+    for c in regions:
+        if not lo <= cv2.contourArea(c) <= hi:
+            continue
+        q = _fit_quad(c, cfg)
+        if q is not None and not _is_frame(q, shape, cfg):
+            quads.append(q)
+    return quads
+
+
 def _same_card(a: np.ndarray, b: np.ndarray) -> bool:
     """Two outlines of one card: each centre well inside the other, similar size."""
     short = min(np.linalg.norm(a[0] - a[1]), np.linalg.norm(b[0] - b[1]))
@@ -341,6 +532,7 @@ def find_candidates(
     cfg: LocateConfig = _DEFAULT,
     empty: np.ndarray | None = None,
     masks_out: list[tuple[np.ndarray, float]] | None = None,
+    weak_out: list[bool] | None = None,
 ) -> list[list[np.ndarray]]:
     """Card outlines in full-frame pixels, grouped per card, best guess first in each group.
 
@@ -349,7 +541,10 @@ def find_candidates(
     brighter than the table around it, closed by edges — and a card's first outline comes
     from the first mask that found it; the others are its alternatives. ``masks_out``,
     if given, receives each mask with its scale (mask pixels per frame pixel), for the
-    search for overlapped cards (:mod:`vision.overlap`).
+    search for overlapped cards (:mod:`vision.overlap`). ``weak_out``, if given, receives
+    for each group whether only the edge regions found it: they also outline pieces of
+    the table (wood grain, a shadow's edge), so such a group is no card unless it reads
+    as one.
     """
     small, scale = work_copy(frame_bgr)
     balanced = white_balance(small)
@@ -369,11 +564,15 @@ def find_candidates(
     half = cv2.resize(
         small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA
     )
-    edges = edge_mask(half)
-    found.append((_quads_in_mask(edges, half, [], cfg, False), scale / 2))
+    edges, regions = edge_regions(half)
+    found.append((_quads_in_regions(regions, edges.shape, cfg), scale / 2))
     if masks_out is not None:
         masks_out += [(m, scale) for m, _ in masks] + [(edges, scale / 2)]
-    for quads, s in found:
+    # the outlines of the edge regions (the last source) can be pieces of one card (a
+    # court card's picture, the part of a card above a shadow's edge): they never make
+    # a bigger outline count as two cards merged
+    weak: list[bool] = []
+    for n, (quads, s) in enumerate(found):
         for q in quads:
             q = order_quad(q / s)
             for g in groups:
@@ -382,12 +581,17 @@ def find_candidates(
                     break
             else:
                 groups.append([q])
-    return _drop_merged(groups)
+                weak.append(n == len(found) - 1)
+    kept = _drop_merged(groups, weak)
+    if weak_out is not None:
+        weak_out += [w for g, w in zip(groups, weak, strict=True) if any(g is k for k in kept)]
+    return kept
 
 
-def _drop_merged(groups: list[list[np.ndarray]]) -> list[list[np.ndarray]]:
+def _drop_merged(groups: list[list[np.ndarray]], weak: list[bool]) -> list[list[np.ndarray]]:
     """Groups whose outline holds two or more other cards' centres: touching cards
-    fitted as one, which would be read as one of them a second time."""
+    fitted as one, which would be read as one of them a second time. Only groups not
+    marked ``weak`` count as those other cards."""
     centres = [g[0].mean(axis=0) for g in groups]
     areas = [cv2.contourArea(g[0]) for g in groups]
     keep = []
@@ -395,7 +599,8 @@ def _drop_merged(groups: list[list[np.ndarray]]) -> list[list[np.ndarray]]:
         poly = g[0].reshape(-1, 1, 2)
         # only card-sized pieces count: pips and picture frames inside a card do not
         inside = sum(
-            0.25 * areas[i] <= areas[j] <= 0.75 * areas[i]
+            not weak[j]
+            and 0.25 * areas[i] <= areas[j] <= 0.75 * areas[i]
             and cv2.pointPolygonTest(poly, (float(c[0]), float(c[1])), False) > 0
             for j, c in enumerate(centres)
             if j != i
@@ -403,6 +608,19 @@ def _drop_merged(groups: list[list[np.ndarray]]) -> list[list[np.ndarray]]:
         if inside < 2:
             keep.append(g)
     return keep
+
+
+def border_quads(frame_bgr: np.ndarray, cfg: LocateConfig = _DEFAULT) -> list[np.ndarray]:
+    """Card outlines from border lines (:func:`line_quads`), in full-frame pixels.
+
+    The costliest source and the last resort: for a frame in which nothing else found a
+    card that reads (a white card on a white desk, a close-up whose border is faint).
+    """
+    small, scale = work_copy(frame_bgr)
+    half = cv2.resize(
+        small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA
+    )
+    return [order_quad(q / (scale / 2)) for q in line_quads(half, cfg)]
 
 
 def find_quads(

@@ -3,12 +3,21 @@ squashed outlines. Scenes are rendered here (never real photographs)."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from vision import CardDetector
 from vision.locate import rectify, turned
-from vision.synth import LIGHT_TABLES, CardSpec, lamp, scene, scene_and_empty
+from vision.synth import (
+    LIGHT_TABLES,
+    CardSpec,
+    card_face,
+    lamp,
+    rounded_alpha,
+    scene,
+    scene_and_empty,
+)
 
 
 @pytest.fixture(scope="module")
@@ -69,3 +78,36 @@ def test_an_empty_light_table_reads_no_card(detector: CardDetector) -> None:
     for colour in LIGHT_TABLES:
         img, _ = scene([], seed=3, glare=False, table_colour=colour)
         assert read(detector, img) == []
+
+
+def grey_card_on_a_white_desk(card: str, shade: float) -> np.ndarray:
+    """A close-up as phone photos show it: the card in the photographer's shade, greyer
+    than the white desk, and a shadow over the desk's lower left as grey as the card, so
+    there the card's border all but vanishes. No drop shadow, no seam."""
+    rng = np.random.default_rng(1)
+    h, w = 960, 1280
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    desk = (232 + 10 * (xx / w) - 8 * (yy / h))[:, :, None] * np.ones(3, np.float32)
+    shadow = cv2.GaussianBlur(((yy - 0.9 * xx) > 380).astype(np.float32), (0, 0), 6)
+    desk *= 1 - (1 - shade) * shadow[:, :, None]
+    face = card_face(card).astype(np.float32) * shade
+    fh, fw = face.shape[:2]
+    src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+    t = np.deg2rad(9)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+    dst = ((src - [fw / 2, fh / 2]) * (780 / fh)) @ rot.T + [640, 470]
+    m = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+    a = cv2.warpPerspective(rounded_alpha(fw, fh), m, (w, h)).astype(np.float32) / 255
+    img = desk * (1 - a[:, :, None]) + cv2.warpPerspective(face, m, (w, h)) * a[:, :, None]
+    img = cv2.GaussianBlur(img, (0, 0), 1.2) + rng.normal(0, 2.5, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize(("card", "shade"), [("7C", 0.84), ("QD", 0.9)])
+def test_a_grey_close_up_whose_border_fades_into_a_shadow_is_read(
+    detector: CardDetector, card: str, shade: float
+) -> None:
+    # its edge region runs out into the shadow through the faded border; the card is
+    # still what the rest of its border closes, and what its four border lines frame
+    assert read(detector, grey_card_on_a_white_desk(card, shade)) == [card]
+

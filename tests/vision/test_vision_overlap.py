@@ -58,4 +58,9 @@ def test_the_top_card_of_a_fused_pile_is_read_from_its_corner() -> None:
     dets = [d for d in CardDetector().detect(fused_pile()) if d.card]
     assert "KH" in {d.card for d in dets}
     assert {d.card for d in dets} <= {"KH", "6S"}
-    assert all(d.confidence < 0.9 for d in dets if d.card == "KH")  # one corner: never sure
+    whole = np.array([[560, 440], [810, 440], [810, 790], [560, 790]], np.float32)
+    for d in dets:
+        if d.card == "KH" and d.confidence >= 0.9:
+            # sure only when its own printed border closed the whole card (both its
+            # corners in view): read from one corner of the pile, it never is
+            assert np.abs(np.sort(d.quad, axis=0) - np.sort(whole, axis=0)).max() < 16
