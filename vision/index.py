@@ -54,6 +54,9 @@ class IndexGlyphs:
     #: Lets the reader tell a "10" from a narrow letter printed beside a picture's pip.
     left_part: np.ndarray | None = None
     right_holed: bool = True
+    #: How much more colourful (Lab chroma) the ink is than the paper: on a dark deck,
+    #: gold or coloured ink marks the red suits where silver or white marks the black.
+    colourfulness: float = 0.0
 
 
 def ink_score(corner_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
@@ -195,6 +198,7 @@ def find_index(corner_bgr: np.ndarray) -> IndexGlyphs | None:
         inkpix = lab[rank_mask | suit_mask]
         paperpix = lab[ink == 0]
         redness = float(inkpix[:, 1].mean() - paperpix[:, 1].mean()) if len(paperpix) else 0.0
+        colourful = float(_chroma(inkpix) - _chroma(paperpix)) if len(paperpix) else 0.0
         left_part, right_holed = None, True
         if len(rank_parts) >= 2:
             lb, rb = sorted(rank_parts, key=lambda k: k.x)[:2]
@@ -207,8 +211,14 @@ def find_index(corner_bgr: np.ndarray) -> IndexGlyphs | None:
             n_parts,
             left_part,
             right_holed,
+            colourful,
         )
     return None
+
+
+def _chroma(lab_pixels: np.ndarray) -> float:
+    """Mean colourfulness of Lab pixels (8-bit Lab: a* and b* centred on 128)."""
+    return float(np.hypot(lab_pixels[:, 1] - 128, lab_pixels[:, 2] - 128).mean())
 
 
 def corners(card_bgr: np.ndarray) -> list[np.ndarray]:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+import cv2
 import numpy as np
 
 from vision import glyphs
@@ -19,6 +20,29 @@ RED_THRESHOLD = 12.0
 PIP_FLOOR = 0.15
 PIP_COUNT_WEIGHT = 4.0
 _RED = {"H", "D"}
+#: Index corners darker than this (median grey) are a dark deck's stock (gold or silver
+#: on black): the card is read as its negative, where the ink is dark on light again.
+DARK_STOCK = 90
+#: On a dark deck the red suits are printed in a colour (gold, red) and the black ones
+#: in white or silver: ink this much more colourful than the stock counts as red.
+DARK_RED_CHROMA = 21.0
+
+
+def light_stock(card_bgr: np.ndarray) -> tuple[np.ndarray, bool]:
+    """The card as dark ink on light stock, and whether it had to be inverted for that.
+
+    Judged on the index corners, which are mostly bare stock on every deck (a court
+    card's picture can darken the middle of a light card)."""
+    corner_grey = [cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) for c in corners(card_bgr)]
+    if float(np.median(np.concatenate([g.ravel() for g in corner_grey]))) < DARK_STOCK:
+        return cv2.bitwise_not(card_bgr), True
+    return card_bgr, False
+
+
+def _colour_as_redness(f: IndexGlyphs) -> IndexGlyphs:
+    """A dark deck's index with its colourfulness standing in for redness (the negative
+    of gold is blue, whose redness means nothing)."""
+    return replace(f, redness=f.colourfulness - DARK_RED_CHROMA + RED_THRESHOLD)
 
 
 @dataclass(frozen=True)
@@ -149,14 +173,20 @@ class CardReader:
         """Read the top-left index alone: a card whose other end is hidden under the next
         one (its body is not consulted either, since another card may cover it). One
         corner is believable but less so, as :meth:`_decide` weighs it."""
+        card_bgr, dark = light_stock(card_bgr)
         found = [find_index(corners(card_bgr)[0])]
+        if dark and found[0] is not None:
+            found = [_colour_as_redness(found[0])]
         if found[0] is None:
             return CardRead(None, 0.0, (None,))
         pr, ps = self.index_proba([found[0]])
         return self._decide(found, self.corner_reads(pr, ps))
 
     def read(self, card_bgr: np.ndarray) -> CardRead:
+        card_bgr, dark = light_stock(card_bgr)
         found = [find_index(c) for c in corners(card_bgr)]
+        if dark:
+            found = [_colour_as_redness(f) if f is not None else None for f in found]
         present = [f for f in found if f is not None]
         if not present:
             return CardRead(None, 0.0, (None,) * len(found))

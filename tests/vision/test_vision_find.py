@@ -12,8 +12,10 @@ from vision.locate import rectify, turned
 from vision.synth import (
     LIGHT_TABLES,
     CardSpec,
+    camera,
     card_face,
     lamp,
+    place,
     rounded_alpha,
     scene,
     scene_and_empty,
@@ -111,3 +113,24 @@ def test_a_grey_close_up_whose_border_fades_into_a_shadow_is_read(
     # still what the rest of its border closes, and what its four border lines frame
     assert read(detector, grey_card_on_a_white_desk(card, shade)) == [card]
 
+
+def gold_on_black(card: str) -> np.ndarray:
+    """A dark deck's face: black stock, the red suits in gold, the black suits in silver."""
+    face = card_face(card).astype(np.float32)
+    ink = np.clip((240 - face.min(axis=2)) / 210, 0, 1)[:, :, None]  # 0 stock, 1 ink
+    colour = (60, 170, 215) if card[-1] in "HD" else (205, 205, 205)
+    return (np.array([22, 22, 24]) * (1 - ink) + np.array(colour) * ink).astype(np.uint8)
+
+
+@pytest.mark.parametrize("cards", [("QH", "7S"), ("TD", "AC")])
+def test_a_gold_on_black_deck_is_read_as_its_negative(
+    detector: CardDetector, cards: tuple[str, str]
+) -> None:
+    rng = np.random.default_rng(5)
+    img = np.full((960, 1280, 3), (226, 230, 232), np.uint8)  # a plain white desk
+    for card, x, angle in zip(cards, (400, 880), (12, -25), strict=True):
+        place(img, gold_on_black(card), (x, 480), 320, angle, rng)
+    frame = camera(img, rng, glare=False)
+    dets = [d for d in detector.detect(frame) if d.card]
+    # gold marks hearts and diamonds, silver spades and clubs: colour still weighs suit
+    assert sorted(d.card for d in dets) == sorted(cards)
