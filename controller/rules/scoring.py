@@ -120,7 +120,7 @@ def _bid(tally: Tally, hand: Hand, out: Outcome, opts: Options) -> list[Event]:
     else:
         points = opts.thirteen_score if big else opts.lost_bid_multiplier * hand.bid
         reason = f"bid of {hand.bid} lost"
-    # Band rung keeps one running figure (``net``); ``score`` is for the other systems.
+    tally.score[out.winner] += points  # each side's own total (the screens show ``net``)
     tally.net += points if out.winner == 0 else -points
     return [PointsScored(out.winner, points, reason)]
 

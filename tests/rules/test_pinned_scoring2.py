@@ -93,3 +93,12 @@ def test_bid_scoring_without_a_caller_counts_the_dealers_side_as_the_bidders() -
     (won,) = of_type(events, HandWon)
     side = "made" if won.team == 1 else "lost"  # Dua, the dealer, sits on side 1
     assert [(p.team, p.points, p.reason) for p in of_type(events, PointsScored)] == [(won.team, 0, f"bid of 0 {side}")]
+
+
+def test_band_rung_keeps_each_sides_points_beside_the_net_figure() -> None:
+    """004 shows one net figure, but the tally keeps what each side scored: Chetan's side
+    makes nine (9 points), then Bilal's side makes nine in the next hand (9 points)."""
+    m = Match(preset("band-rung"), first_dealer=0)
+    band_rung_hand(m, 0, 9, True)
+    band_rung_hand(m, 1, 9, True)
+    assert (m.tally.score, m.tally.net) == ([9, 9], 0)
