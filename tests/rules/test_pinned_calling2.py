@@ -25,7 +25,7 @@ from tablehelp import (  # noqa: E402
     strong_hands,
 )
 
-from controller.rules import Match, OutOfTurn, Phase, Suit, WrongPhase, preset  # noqa: E402
+from controller.rules import InvalidChoice, Match, OutOfTurn, Phase, Suit, WrongPhase, preset  # noqa: E402
 from controller.rules import inputs as I  # noqa: E402
 from controller.rules.events import (  # noqa: E402
     BidPassed,
@@ -178,3 +178,19 @@ def test_dealing_the_next_hand_over_a_play_on_offer_declines_it() -> None:
     assert of_type(events, PlayOnChosen) == [PlayOnChosen(0, False)]
     assert of_type(events, HandWon)[0].tricks == (7, 0)
     assert (m.hand.number, m.hand.deal_index) == (2, 1)
+
+
+def test_once_a_card_number_is_named_the_trump_cannot_also_be_called() -> None:
+    """Double Sir's 7th-card call (002): Bilal names his seventh card; until it is turned
+    up the trump is unknown, but it is called -- he cannot name a suit as well."""
+    m = Match(preset("double-sir", "trump-card-number"), first_dealer=0, knowledge="played", seat_names=NAMES)
+    m.apply(I.CallTrumpByCard(1, 7))
+    assert m.hand.trump is None and m.phase is Phase.CALL
+    with pytest.raises(WrongPhase, match="already been called"):
+        m.apply(I.CallTrump(1, Suit.S))
+
+
+def test_a_call_this_table_does_not_use_is_refused_naming_the_ways_it_does() -> None:
+    m = Match(preset("hidden-rung"), first_dealer=0, knowledge="played", seat_names=NAMES)
+    with pytest.raises(InvalidChoice, match=r"^this table calls trump by: hidden \(not announced\)$"):
+        m.apply(I.CallTrump(1, Suit.S))
