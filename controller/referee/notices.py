@@ -95,8 +95,9 @@ class Refused(Notice):
         return cls(type(err).__name__, str(err), err.public, card, **where)
 
     def to_dict(self) -> dict[str, Any]:
+        """Only the fields that say something: a refusal names a card, a zone or a command."""
         data = Notice.to_dict(self)
-        return {k: v for k, v in data.items() if v is not None or k == "message"}
+        return {k: v for k, v in data.items() if v is not None}
 
     def message(self) -> str:
         return self._sentence

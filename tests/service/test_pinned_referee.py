@@ -430,3 +430,16 @@ def test_an_event_reads_like_its_json():
     assert e.get("source") == "hub" and e.get("nope", 5) == 5 and e.get("nope") is None
     data["source"] = "changed"
     assert e["source"] == "hub"
+
+
+def test_any_event_made_as_a_notice_says_so_to_its_audience():
+    referee = _story("hidden-rung")
+    see(referee, "trump", "8D", 20.0)
+    assert referee.match is not None
+    started = referee.match.events[0]
+    secret = next(e for e in referee.match.events if getattr(e, "private", None) is not None)
+    (public,) = events_for(7, 2.0, started, notice=True)
+    (private,) = events_for(7, 2.0, secret, notice=True)
+    assert public.notice and public["notice"] is True and public.audience == PUBLIC
+    assert private.notice and private["notice"] is True and private.audience == 1
+    assert not any(e.notice for e in events_for(7, 2.0, secret))
