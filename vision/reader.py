@@ -26,6 +26,10 @@ DARK_STOCK = 90
 #: On a dark deck the red suits are printed in a colour (gold, red) and the black ones
 #: in white or silver: ink this much more colourful than the stock counts as red.
 DARK_RED_CHROMA = 21.0
+#: A dark deck's read is never "sure": the glyph model learnt from dark ink on light
+#: stock, and a photo's negative (its noise, its glare turned dark) is not that; the
+#: tracker still counts such a read after its usual run of identical frames.
+DARK_MOST = 0.85
 
 
 def light_stock(card_bgr: np.ndarray) -> tuple[np.ndarray, bool]:
@@ -180,7 +184,8 @@ class CardReader:
         if found[0] is None:
             return CardRead(None, 0.0, (None,))
         pr, ps = self.index_proba([found[0]])
-        return self._decide(found, self.corner_reads(pr, ps))
+        res = self._decide(found, self.corner_reads(pr, ps))
+        return replace(res, confidence=min(res.confidence, DARK_MOST)) if dark else res
 
     def read(self, card_bgr: np.ndarray) -> CardRead:
         card_bgr, dark = light_stock(card_bgr)
@@ -205,6 +210,8 @@ class CardReader:
         if pips is not None and pips.count >= 2 and pips.suit_proba.max() > 0.8:
             if SUITS[int(pips.suit_proba.argmax())] != res.card[-1]:
                 cap = min(cap, PIPS_SHORT)  # the pips show another suit
+        if dark:
+            cap = min(cap, DARK_MOST)
         return CardRead(res.card, min(res.confidence, cap), res.corners)
 
     def _decide(self, found: list[IndexGlyphs | None], reads_: list[CornerRead]) -> CardRead:
