@@ -111,8 +111,9 @@ def test_after_a_short_deal_the_trump_card_the_caller_laid_down_is_still_his(how
         call = I.ShowTrump(1, card("AH"))
     short_deal(m, {"9H"}, call)
     m.apply(I.Play(1, card("AS")))
-    with pytest.raises(NotInHand):
+    with pytest.raises(NotInHand) as refused:
         m.apply(I.Play(2, card("AH")))
+    assert refused.value.card == int(card("AH"))  # named to the admin, "a card" to the table
 
 
 def test_after_a_short_deal_a_trump_named_by_its_number_is_nobodys_for_sure() -> None:
@@ -473,3 +474,22 @@ def test_a_card_taken_back_leaves_the_seat_all_thirteen_to_play() -> None:
         assert seat is not None
         m.apply(I.Play(seat, m.legal_plays(seat)[0]))
     assert len(of_type(m.events, TrickWon)) == 13
+
+
+def test_in_double_sir_only_the_last_trick_does_not_wait_in_the_centre() -> None:
+    """Double Sir (001): every trick goes to the centre pile but the thirteenth, which its
+    winner takes with whatever is left."""
+    hands = banded_hands()
+    m = Match(preset("double-sir", hand_end="all"), first_dealer=3)
+    deal_first_batch(m, hands)
+    m.apply(I.CallTrump(0, Suit.C))
+    deal(m, hands)
+    h = m.hand
+    while m.hand is h and m.phase in (Phase.PLAY, Phase.PLAY_ON):
+        if m.phase is Phase.PLAY_ON:
+            m.apply(I.PlayOn(True))
+            continue
+        seat = m.turn()
+        assert seat is not None
+        m.apply(I.Play(seat, m.legal_plays(seat)[0]))
+    assert [e.to_pile for e in of_type(m.events, TrickWon)] == [True] * 12 + [False]
