@@ -43,6 +43,9 @@ log = logging.getLogger(__name__)
 ASK_AGAIN = 1.0
 #: A table with no event for this long, or no match going, is shown as idle.
 IDLE_AFTER = 120.0
+#: Seconds the writer waits after the first message of a burst, so one SQLite transaction
+#: takes the whole burst (the pages read memory, so this delays nothing they show).
+FLUSH_AFTER = 0.05
 
 BatchHook = Callable[[str, Batch, float], None]
 
@@ -104,6 +107,8 @@ class Scoreboard:
             self.client.on_disconnect = self._on_disconnect
             self.client.on_message = self._on_message
         self._ticker = threading.Thread(target=self._tick_loop, daemon=True, name="scoreboard-tick")
+        self._dirty = threading.Event()
+        self._writer = threading.Thread(target=self._write_loop, daemon=True, name="scoreboard-writer")
 
     # ---------------------------------------------------------------- start-up from SQLite
     def _load(self) -> None:
@@ -130,6 +135,7 @@ class Scoreboard:
             self.client.connect_async(self.link.host, self.link.port, self.link.keepalive)
             self.client.loop_start()
         self._ticker.start()
+        self._writer.start()
         return self
 
     def stop(self) -> None:
@@ -137,8 +143,11 @@ class Scoreboard:
         if self.client is not None:
             self.client.disconnect()
             self.client.loop_stop()
-        if self._ticker.is_alive():
-            self._ticker.join(5)
+        self._dirty.set()
+        for thread in (self._ticker, self._writer):
+            if thread.is_alive():
+                thread.join(5)
+        self.store.flush()
 
     def _on_connect(self, client: mqtt.Client, _u: Any, _f: Any, reason: Any, _p: Any = None) -> None:
         if reason.is_failure:
@@ -179,6 +188,19 @@ class Scoreboard:
                     if t.behind and self.connected:
                         self._ask(t, now)
 
+    def _write_loop(self) -> None:
+        """SQLite off the message path: one transaction per burst of messages."""
+        while not self._stop.is_set():
+            self._dirty.wait()
+            self._stop.wait(FLUSH_AFTER)
+            self._dirty.clear()
+            try:
+                self.store.flush()
+            except Exception:  # a full disk must not stop the scoreboard showing the night
+                log.exception("the club store could not write; kept in memory and tried again")
+                self._dirty.set()
+                self._stop.wait(1.0)
+
     # ---------------------------------------------------------------- messages
     def handle(self, name: str, payload: bytes) -> None:
         where = parse_topic(self.prefix, name)
@@ -201,6 +223,7 @@ class Scoreboard:
                     t.status, t.status_since = s.status, s.at or now
                     self.store.set_status(table, t.status, t.status_since)
                     self.version += 1
+        self._dirty.set()
 
     def _batch(self, t: LiveTable, b: Batch, now: float) -> None:
         if b.table != t.name:

@@ -4,7 +4,15 @@ and the tournament's teams and rounds.
 Batches are the source of truth (keyed by table and journal seq, so a duplicate is a
 no-op by construction); match records and statistics are folded from them
 (:mod:`.ledger`), never stored twice. One connection behind a lock: the scoreboard's
-broker thread writes, the web thread reads, and a club night is a few writes a second.
+broker thread writes, the web thread reads.
+
+Batches and states are *staged* in memory and written by :meth:`ClubStore.flush`, one
+transaction for everything that came in since the last flush. Fifty tables send about a
+thousand batches a second at full speed; a commit per batch made SQLite the scoreboard's
+main cost, and only the latest state of a table is worth writing. What a crash loses
+before a flush is only what the tables still hold: the scoreboard restarts from the
+``have`` on disk, and the tables' retained ``last`` shows the gap, which is asked again.
+Every read flushes first, so a reader never sees less than was handed in.
 """
 
 from __future__ import annotations
@@ -50,6 +58,12 @@ class ClubStore:
         self.path = Path(path)
         self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._lock = threading.RLock()
+        # staged writes, behind their own small lock so a message is never held up by a
+        # flush in progress: (table, seq, prev, received, night, events) and table -> state
+        self._stage_lock = threading.Lock()
+        self._staged: list[tuple[str, int, int, float, int, list[dict[str, Any]]]] = []
+        self._states: dict[str, tuple[int, dict[str, Any], float]] = {}
+        self._known: set[str] = set()  # table rows known to exist
         with self._lock:
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=NORMAL")
@@ -61,6 +75,7 @@ class ClubStore:
 
     def close(self) -> None:
         with self._lock:
+            self.flush()
             self._conn.close()
 
     # ---------------------------------------------------------------- meta and nights
@@ -86,52 +101,78 @@ class ClubStore:
         return [{"id": r[0], "name": r[1], "started": r[2]} for r in rows]
 
     # ---------------------------------------------------------------- batches
-    def add_batch(self, b: Batch, received: float, night: int) -> bool:
-        """Store ``b`` and move the table's ``have`` to it; False if it was already held."""
+    def add_batch(self, b: Batch, received: float, night: int) -> None:
+        """Stage ``b``; the next :meth:`flush` stores it and moves the table's ``have`` to
+        it. A batch already held is a no-op then (keyed by table and seq)."""
+        with self._stage_lock:
+            self._staged.append((b.table, b.seq, b.prev, received, night, b.events))
+
+    def flush(self) -> int:
+        """Write everything staged in one transaction; returns how many batches it wrote."""
         with self._lock:
+            with self._stage_lock:
+                staged, self._staged = self._staged, []
+                states, self._states = self._states, {}
+            if not staged and not states:
+                return 0
+            have: dict[str, int] = {}
+            for table, seq, *_ in staged:
+                have[table] = max(seq, have.get(table, 0))
             self._conn.execute("BEGIN")
             try:
-                cur = self._conn.execute(
+                self._conn.executemany(
                     "INSERT OR IGNORE INTO batches (tbl, seq, prev, received, night, events) VALUES (?,?,?,?,?,?)",
-                    (b.table, b.seq, b.prev, received, night, json.dumps(b.events, separators=(",", ":"))))
-                fresh = cur.rowcount == 1
-                if fresh:
-                    self._ensure(b.table)
-                    self._conn.execute("UPDATE tables SET have=MAX(have, ?) WHERE name=?", (b.seq, b.table))
+                    [(t, q, p, r, n, json.dumps(e, separators=(",", ":"))) for t, q, p, r, n, e in staged])
+                for name in have.keys() | states.keys():
+                    self._ensure(name)
+                self._conn.executemany("UPDATE tables SET have=MAX(have, ?) WHERE name=?",
+                                       [(seq, name) for name, seq in have.items()])
+                self._conn.executemany("UPDATE tables SET last=?, state=?, state_at=? WHERE name=?",
+                                       [(last, json.dumps(state, separators=(",", ":")), at, name)
+                                        for name, (last, state, at) in states.items()])
                 self._conn.execute("COMMIT")
             except BaseException:
                 self._conn.execute("ROLLBACK")
+                self._known.clear()  # rows made in the rolled-back transaction are gone
+                with self._stage_lock:  # kept for the next try, older than what came since
+                    self._staged[:0] = staged
+                    for name, state in states.items():
+                        self._states.setdefault(name, state)
                 raise
-            return fresh
+            return len(staged)
 
     def batches(self, table: str) -> list[tuple[Batch, int]]:
         """A table's batches in journal order, each with the night it arrived in."""
         with self._lock:
+            self.flush()
             rows = self._conn.execute("SELECT seq, prev, night, events FROM batches WHERE tbl=? ORDER BY seq",
                                       (table,)).fetchall()
         return [(Batch(table, r[0], r[1], json.loads(r[3])), r[2]) for r in rows]
 
     def batch_count(self, table: str | None = None) -> int:
         with self._lock:
+            self.flush()
             if table is None:
                 return int(self._conn.execute("SELECT COUNT(*) FROM batches").fetchone()[0])
             return int(self._conn.execute("SELECT COUNT(*) FROM batches WHERE tbl=?", (table,)).fetchone()[0])
 
     # ---------------------------------------------------------------- tables
     def _ensure(self, name: str) -> None:
-        self._conn.execute("INSERT OR IGNORE INTO tables (name) VALUES (?)", (name,))
+        if name not in self._known:
+            self._conn.execute("INSERT OR IGNORE INTO tables (name) VALUES (?)", (name,))
+            self._known.add(name)
 
     def table_rows(self) -> list[TableRow]:
         with self._lock:
+            self.flush()
             rows = self._conn.execute(
                 "SELECT name, have, last, status, status_at, state, state_at FROM tables ORDER BY name").fetchall()
         return [TableRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]) if r[5] else None, r[6]) for r in rows]
 
     def set_state(self, name: str, last: int, state: dict[str, Any], at: float) -> None:
-        with self._lock:
-            self._ensure(name)
-            self._conn.execute("UPDATE tables SET last=?, state=?, state_at=? WHERE name=?",
-                               (last, json.dumps(state, separators=(",", ":")), at, name))
+        """Stage a table's latest state: a newer one before the flush replaces it."""
+        with self._stage_lock:
+            self._states[name] = (last, state, at)
 
     def set_status(self, name: str, status: str, at: float | None) -> None:
         with self._lock:
@@ -142,6 +183,7 @@ class ClubStore:
         """Keep a table's batches under a new name (``NAME~2``, ``NAME~3``…) and start it
         afresh: for a table whose journal began again (a new SD card, a wiped state)."""
         with self._lock:
+            self.flush()
             n = 2
             while self._conn.execute("SELECT 1 FROM batches WHERE tbl=? LIMIT 1", (f"{name}~{n}",)).fetchone():
                 n += 1
@@ -151,6 +193,7 @@ class ClubStore:
             self._conn.execute("UPDATE tables SET name=?, last=have, status='offline', state=NULL WHERE name=?",
                                (old, name))
             self._conn.execute("COMMIT")
+            self._known.discard(name)
             return old
 
     # ---------------------------------------------------------------- tournament

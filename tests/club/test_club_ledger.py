@@ -121,3 +121,36 @@ def test_a_table_whose_journal_began_again_is_started_afresh(tmp_path):
     assert sorted(m.table for m in again.matches()) == tables
     for t, _ in runs:
         t.close()
+
+
+def test_a_burst_is_written_in_one_transaction_and_a_crash_before_it_is_asked_again(tmp_path):
+    table = SimTable("t1", tmp_path / "t1", None, seed=5)
+    table.new_match(SimMatch(["A", "B", "C", "D"], options={"match-end": "hands", "match-target": 1}))
+    table.play()
+    batches = batches_of(table.referee, "t1")
+    path = tmp_path / "club.sqlite3"
+    board = Scoreboard(ClubStore(path))
+    board.client = Asked()
+    half = len(batches) // 2
+    for b in batches[:half]:
+        board.handle("courtpiece/tables/t1/events", b.to_bytes())
+    written = board.store._conn.total_changes
+    assert board.store.flush() == half
+    # one INSERT a batch, the table's row made once and its ``have`` moved once
+    assert board.store._conn.total_changes - written == half + 2
+    for b in batches[half:]:  # handed in, shown, but not yet on disk when the power goes
+        board.handle("courtpiece/tables/t1/events", b.to_bytes())
+    assert board.tables["t1"].have == batches[-1].seq
+    crashed = ClubStore(path)  # a second connection sees only what was flushed
+    again = Scoreboard(crashed)
+    again.client = Asked()
+    assert again.tables["t1"].have == batches[half - 1].seq
+    state = StateMessage("t1", batches[-1].seq, batches[-1].seq, 9.0, table.referee.public_state())
+    again.handle("courtpiece/tables/t1/state", state.to_bytes())
+    assert again.client.topics == [("courtpiece/tables/t1/resend",
+                                    b'{"after":' + str(batches[half - 1].seq).encode() + b"}")]
+    for b in batches[half - 1:]:  # the table sends again from there: nothing lost, nothing twice
+        again.handle("courtpiece/tables/t1/events", b.to_bytes())
+    assert [b.seq for b, _ in crashed.batches("t1")] == [b.seq for b in batches]
+    assert [m.to_dict() for m in again.matches()] == [m.to_dict() for m in board.matches()]
+    table.close()
