@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,6 +37,7 @@ from controller.club.topics import (
     resend_request,
     topic,
 )
+from controller.web.broadcast import RECENT
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +68,9 @@ class LiveTable:
     #: the table's referee is behind what is held: its journal began again. Everything
     #: it sends would look like a duplicate until the director starts it afresh.
     restarted: bool = False
+    #: the table's latest public events, as the table screen's own feed keeps them: its
+    #: renderer finds the last trick taken and a standing revoke flag there
+    recent: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=RECENT))
 
     @property
     def behind(self) -> bool:
@@ -124,8 +129,11 @@ class Scoreboard:
         for m in ledger.matches:
             m.night = night_of.get(m.seq, 0)
         self.ledgers[name] = ledger
+        t = self.tables[name]
+        t.recent.clear()
+        for b, _ in stored[-RECENT:]:
+            t.recent.extend(b.events)
         if stored:
-            t = self.tables[name]
             ats = [e.get("at") for e in stored[-1][0].events if isinstance(e.get("at"), int | float)]
             t.last_event_at = max(ats) if ats else t.last_event_at
 
@@ -244,6 +252,7 @@ class Scoreboard:
         night = self.store.night
         self.store.add_batch(b, now, night)
         t.have = b.seq
+        t.recent.extend(b.events)
         ats = [e["at"] for e in b.events if isinstance(e.get("at"), int | float)]
         if ats:
             t.last_event_at = max(ats)
@@ -308,6 +317,7 @@ class Scoreboard:
                 return None
             out = self._summary(t, now)
             out["state"] = t.state
+            out["recent"] = list(t.recent)
             ledger = self.ledgers.get(name)
             out["matches"] = [m.to_dict() for m in ledger.matches] if ledger else []
             return out

@@ -4,19 +4,21 @@ standings, a page per player, CSV export, and the director's admin behind a PIN.
 Spectators only read: every GET is public and shows only what the tables published
 (already public). Changes (a new night, teams, rounds) are POSTs through the same gate
 as the table's admin page (``controller.web``: PIN with rate limit, signed session
-cookie, CSRF token, same-origin check). Pages share the table screen's stylesheet.
+cookie, CSRF token, same-origin check). Pages share the table screen's stylesheet, and
+a table's page *is* the table screen (:func:`club_table_page`).
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request, Response
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 
 from controller.club.scoreboard import Scoreboard
@@ -27,12 +29,32 @@ from controller.web.app import CSP
 from controller.web.body_limit import BodyLimit
 from controller.web.pin import PinCheck, valid_pin
 from controller.web.public_routes import STATIC as TABLE_STATIC
+from controller.web.public_routes import languages
 from controller.web.security import RateLimiter, Sessions, load_or_create_secret
 
 STATIC = Path(__file__).parent / "static"
 STAT_COLUMNS = ("name", "matches", "matches_won", "hands", "hands_won", "courts_total", "court_seven",
                 "court_thirteen", "court_goon", "court_streak", "court_revoke", "revokes", "trump_calls",
                 "trump_calls_won", "bids_made", "bids_broken")
+
+
+#: The table screen's boot script, and the club's in its place: the same page, CSS and
+#: renderer, fed from the club's copy of what the table published instead of a WebSocket.
+TABLE_BOOT = '<script type="module" src="/static/js/table-page.js"></script>'
+CLUB_BOOT = ('<link rel="stylesheet" href="/club-static/club.css">\n'
+             '<script type="module" src="/club-static/club-table.js"></script>')
+#: The welcome card shows the table's own address and first PIN: not the club's to show.
+WELCOME = re.compile(r'<script type="module" src="/static/js/welcome\.js"></script>\n?')
+
+
+def club_table_page() -> str:
+    """The table screen's page (``controller/web/static/table.html``) with the club's
+    feed: read on every request, so the club always shows what the table shows."""
+    html = (TABLE_STATIC / "table.html").read_text(encoding="utf-8")
+    if TABLE_BOOT not in html:
+        raise RuntimeError("the table screen's page no longer boots from /static/js/table-page.js; "
+                           "the club's table page (controller/club/web.py) must follow it")
+    return WELCOME.sub("", html.replace(TABLE_BOOT, CLUB_BOOT, 1))
 
 
 def _page(name: str) -> FileResponse:
@@ -79,9 +101,17 @@ def create_club_app(board: Scoreboard, *, admin_pin: str | PinCheck, club_name: 
             raise HTTPException(400, "night must be a number, 'current' or 'all'") from None
 
     # ------------------------------------------------------------ pages
-    for route, name in (("/", "club.html"), ("/table/{table}", "table.html"), ("/player/{player}", "player.html"),
-                        ("/admin", "admin.html")):
+    for route, name in (("/", "club.html"), ("/player/{player}", "player.html"), ("/admin", "admin.html")):
         app.add_api_route(route, (lambda n=name: _page(n)), methods=["GET"], include_in_schema=False)
+    club_table_page()  # the table screen's page must still fit: fail at start, not on the night
+
+    @app.get("/table/{table}", include_in_schema=False)
+    def table_page(table: str) -> HTMLResponse:
+        return HTMLResponse(club_table_page(), headers={"Cache-Control": "no-cache"})
+
+    @app.get("/api/languages")
+    def langs() -> JSONResponse:
+        return JSONResponse(languages())
 
     # ------------------------------------------------------------ public data
     @app.get("/api/club")

@@ -46,24 +46,6 @@ async function grid() {
   $('[data-role="players"]').replaceChildren(...names.map((n) => el("li", {}, el("a", { href: `/player/${encodeURIComponent(n)}` }, n))));
 }
 
-async function table() {
-  const name = decodeURIComponent(location.pathname.split("/").pop());
-  const t = await get(`/api/tables/${encodeURIComponent(name)}`);
-  $('[data-role="table-name"]').textContent = t.name;
-  const s = $('[data-role="status"]'); s.className = `status ${t.status}`; s.textContent = statusText(t);
-  const [a, b] = teams(t.seats);
-  $('[data-role="team-0"]').textContent = a; $('[data-role="team-1"]').textContent = b;
-  $('[data-role="score-0"]').textContent = t.score ? t.score[0] : ""; $('[data-role="score-1"]').textContent = t.score ? t.score[1] : "";
-  $('[data-role="facts"]').textContent = [t.preset, t.hand ? `hand ${t.hand}` : "", trump(t), t.phase].filter(Boolean).join(" · ");
-  const trick = t.state?.view?.trick?.cards ?? [];
-  $('[data-role="trick"]').replaceChildren(...trick.map((c) => c.card
-    ? el("span", { class: `card suit-${c.card[1]}` }, c.card[0] === "T" ? "10" : c.card[0], el("span", { class: "pip" }, SUITS[c.card[1]]))
-    : el("span", { class: "card back" }, "\u00a0")));
-  $('[data-role="matches"]').replaceChildren(...t.matches.slice().reverse().map((m) => el("tr", {},
-    el("td", {}, m.teams.map((x) => x.join(" & ")).join(" v ")), el("td", { class: "num" }, m.courts.join("–")),
-    el("td", { class: "num" }, m.points.join("–")), el("td", {}, result(m)))));
-}
-
 async function player() {
   const name = decodeURIComponent(location.pathname.split("/").pop());
   const p = await get(`/api/players/${encodeURIComponent(name)}`);
@@ -100,7 +82,8 @@ async function admin() {
   on("afresh", (d) => post("/admin/api/afresh", d));
 }
 
-const pages = { grid, table, player };
+// a table's page is the table screen itself (club-table.js)
+const pages = { grid, player };
 if (page === "admin") admin();
 else if (pages[page]) {
   const tick = () => pages[page]().catch(() => {});

@@ -1,7 +1,7 @@
 // The live stream: one WebSocket to /ws, reconnecting forever. The server sends a full
 // "state" message on every (re)connect, then "event" messages carrying the new state,
 // so a screen never polls and never needs to replay anything itself.
-const STICKY_UNTIL = new Set(["play-accepted", "deal-complete", "trump-called", "trump-hidden",
+export const STICKY_UNTIL = new Set(["play-accepted", "deal-complete", "trump-called", "trump-hidden",
   "bid-made", "bid-passed", "undone", "match-setup"]);
 
 export function connect(onChange, onStatus = () => {}) {
