@@ -69,6 +69,13 @@ class BrokerSetup:
     #: the user the broker runs as when started as root ("" leaves Mosquitto's default, the
     #: Debian service's ``mosquitto`` user, who must be able to read these files)
     user: str = ""
+    #: TLS on the listener: the broker's certificate and key, and the CA that signed the
+    #: tables' client certificates when ``require_certificate`` (else the tables' own
+    #: passwords are the only check, over the encrypted link)
+    tls_cert: str = ""
+    tls_key: str = ""
+    tls_ca: str = ""
+    require_certificate: bool = False
 
 
 def conf_file(setup: BrokerSetup, folder: Path) -> str:
@@ -78,6 +85,7 @@ def conf_file(setup: BrokerSetup, folder: Path) -> str:
         "per_listener_settings false",
         *([f"user {setup.user}"] if setup.user else []),
         f"listener {setup.port} {setup.host}",
+        *_tls_lines(setup),
         "allow_anonymous false",
         f"password_file {folder / PASSWD}",
         f"acl_file {folder / ACL}",
@@ -90,6 +98,22 @@ def conf_file(setup: BrokerSetup, folder: Path) -> str:
         "log_type warning",
         "",
     ])
+
+
+def _tls_lines(setup: BrokerSetup) -> list[str]:
+    if not setup.tls_cert:
+        return []
+    if not setup.tls_key:
+        raise ValueError("a TLS listener needs the broker's key (tls_key) with its certificate")
+    lines = [f"certfile {Path(setup.tls_cert).resolve()}", f"keyfile {Path(setup.tls_key).resolve()}",
+             "tls_version tlsv1.2"]
+    if setup.tls_ca:
+        lines.append(f"cafile {Path(setup.tls_ca).resolve()}")
+    if setup.require_certificate:
+        if not setup.tls_ca:
+            raise ValueError("asking the tables for certificates needs the CA that signed them (tls_ca)")
+        lines.append("require_certificate true")
+    return lines
 
 
 def write_broker_files(folder: Path, *, prefix: str, tables: Mapping[str, str], scoreboard_password: str,

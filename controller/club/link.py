@@ -3,15 +3,22 @@
 paho-mqtt (Eclipse) is the client: it is the reference Python MQTT client, threaded like
 the referee (``loop_start``), and it gives what the outbox needs, a persistent session and a
 PUBACK callback per message id. TLS is the broker's job to require; the files are passed
-through when configured.
+through when configured, and a link that fails on them says why in words an organiser
+can act on (:func:`tls_problem`), instead of paho's silent retries.
 """
 
 from __future__ import annotations
 
+import logging
+import socket
+import ssl
 from dataclasses import dataclass
+from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,4 +52,53 @@ def make_client(link: BrokerLink, client_id: str, *, persistent: bool = True) ->
         client.tls_set(ca_certs=link.tls_ca, certfile=link.tls_cert or None, keyfile=link.tls_key or None)
     client.reconnect_delay_set(min_delay=1, max_delay=4)
     client.max_inflight_messages_set(200)
+    if link.tls_ca:
+        client.on_connect_fail = _TlsWatch(link)
     return client
+
+
+class _TlsWatch:
+    """paho retries a failed connection without saying why; on a TLS link, each failure
+    is checked once by hand and a new reason is logged (once, not at every retry)."""
+
+    def __init__(self, link: BrokerLink) -> None:
+        self.link = link
+        self.said: str | None = None
+
+    def __call__(self, _client: Any, _userdata: Any) -> None:
+        why = tls_problem(self.link)
+        if why is not None and why != self.said:
+            log.error("%s", why)
+        self.said = why
+
+
+def tls_problem(link: BrokerLink, timeout: float = 5.0) -> str | None:
+    """Why a TLS link to the broker fails, in words; None when the handshake works, when
+    TLS is off, or when the broker cannot be reached at all (not a TLS matter)."""
+    if not link.tls_ca:
+        return None
+    where = f"the club broker at {link.host}:{link.port}"
+    try:
+        ctx = ssl.create_default_context(cafile=link.tls_ca)
+        if link.tls_cert:
+            ctx.load_cert_chain(link.tls_cert, link.tls_key or None)
+    except (OSError, ssl.SSLError) as err:
+        return f"cannot use the TLS files for {where} (tls_ca {link.tls_ca}, tls_cert {link.tls_cert or '-'}): {err}"
+    try:
+        with socket.create_connection((link.host, link.port), timeout) as raw, \
+                ctx.wrap_socket(raw, server_hostname=link.host) as tls:
+            # TLS 1.3 tells a client without the certificate the broker asks for only
+            # after the handshake: listen a moment (a broker happy with us says nothing)
+            tls.settimeout(min(timeout, 1.0))
+            try:
+                tls.recv(1)
+            except TimeoutError:
+                pass
+            return None
+    except ssl.SSLCertVerificationError as err:
+        return (f"{where} is not trusted: {err.verify_message}. Its certificate must be signed by the CA in "
+                f"tls_ca ({link.tls_ca}) and name the host as given ({link.host})")
+    except ssl.SSLError as err:
+        return f"{where} refused the TLS link ({err.reason or err}): does it ask for a client certificate (tls_cert)?"
+    except OSError:
+        return None

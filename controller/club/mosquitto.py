@@ -11,6 +11,7 @@ import shutil
 import socket
 import subprocess
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from controller.club.broker_files import BrokerSetup, write_broker_files
@@ -31,7 +32,8 @@ class Mosquitto:
     """A broker process with generated files in ``folder``; ``start``/``kill``/``stop``."""
 
     def __init__(self, folder: Path, *, prefix: str, tables: dict[str, str], scoreboard_password: str,
-                 port: int | None = None) -> None:
+                 port: int | None = None, tls: BrokerSetup | None = None) -> None:
+        """``tls``: a setup whose TLS fields (files, ``require_certificate``) the listener takes."""
         binary = mosquitto_binary()
         if binary is None:
             raise FileNotFoundError("mosquitto is not installed (Debian: apt-get install mosquitto)")
@@ -40,7 +42,8 @@ class Mosquitto:
         self.folder = folder
         self.conf = write_broker_files(folder, prefix=prefix, tables=tables,
                                        scoreboard_password=scoreboard_password,
-                                       setup=BrokerSetup("127.0.0.1", self.port, user=getpass.getuser()))
+                                       setup=replace(tls or BrokerSetup(), host="127.0.0.1", port=self.port,
+                                                     user=getpass.getuser()))
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = folder / "mosquitto.log"
 

@@ -21,7 +21,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from controller.club.broker_files import BrokerSetup, write_broker_files
-    from controller.club.link import BrokerLink
+    from controller.club.link import BrokerLink, tls_problem
     from controller.club.scoreboard import Scoreboard
     from controller.club.settings import load_club_config
     from controller.club.store import ClubStore
@@ -67,6 +67,11 @@ def run(args: argparse.Namespace) -> int:
               f"a new one: courtpiece pin --reset --state-dir {state})", flush=True)
     store = ClubStore(state / "club.sqlite3")
     link = BrokerLink(b.host, b.port, SCOREBOARD_USER, b.password, b.tls_ca, b.tls_cert, b.tls_key, b.keepalive)
+    why = tls_problem(link)
+    if why is not None:  # the broker is up and the link would never work: say so now
+        print(f"courtpiece club: {why}", file=sys.stderr)
+        store.close()
+        return 2
     board = Scoreboard(store, link, prefix=cfg.club.prefix).start()
     app = create_club_app(board, admin_pin=pin, club_name=cfg.club.name, state_dir=state)
     stop = threading.Event()
