@@ -41,9 +41,17 @@ def court_kind(reason: str) -> CourtKind:
     return CourtKind.OTHER
 
 
+def player_id(table: str, seat: int, name: str) -> str:
+    """An unregistered player's id: the table, the seat they sat down in and their name,
+    so two people of one name at two tables (or at one) stay two players. A player the
+    director registered has a club id (``p12``) instead (:mod:`.store`)."""
+    return f"{table}:{seat}:{name}"
+
+
 @dataclass
 class PlayerStats:
     name: str
+    id: str = ""
     matches: int = 0
     matches_won: int = 0
     hands: int = 0
@@ -63,7 +71,7 @@ class PlayerStats:
             self.courts[k] = self.courts.get(k, 0) + v
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "matches": self.matches, "matches_won": self.matches_won, "hands": self.hands,
+        return {"id": self.id, "name": self.name, "matches": self.matches, "matches_won": self.matches_won, "hands": self.hands,
                 "hands_won": self.hands_won, "courts": dict(self.courts), "courts_total": sum(self.courts.values()),
                 "revokes": self.revokes, "trump_calls": self.trump_calls, "trump_calls_won": self.trump_calls_won,
                 "bids_made": self.bids_made, "bids_broken": self.bids_broken}
@@ -85,13 +93,20 @@ class MatchRecord:
     over: bool = False
     reason: str = ""
     night: int = 0  # the club night the match started in
-    players: dict[str, PlayerStats] = field(default_factory=dict)
+    #: each seat's player id (:func:`player_id`), moved with the player when seats swap
+    ids: list[str] = field(default_factory=list)
+    players: dict[str, PlayerStats] = field(default_factory=dict)  # by player id
+
+    def __post_init__(self) -> None:
+        if not self.ids:
+            self.ids = [player_id(self.table, i, name) for i, name in enumerate(self.seats)]
 
     def team(self, t: int) -> tuple[str, str]:
         return (self.seats[t], self.seats[t + 2])
 
     def to_dict(self) -> dict[str, Any]:
         return {"table": self.table, "seq": self.seq, "preset": self.preset, "seats": list(self.seats),
+                "ids": list(self.ids),
                 "teams": [list(self.team(0)), list(self.team(1))], "courts": list(self.courts),
                 "points": list(self.points), "hands_won": list(self.hands_won), "score": self.score,
                 "winner": self.winner, "over": self.over, "reason": self.reason, "night": self.night}
@@ -140,20 +155,21 @@ class TableLedger:
         seats = [str(s) for s in e.get("seats") or []][:4]
         seats += [f"Seat {i}" for i in range(len(seats), 4)]
         m = MatchRecord(self.table, seq, str(e.get("preset", "")), seats)
-        m.players = {name: PlayerStats(name) for name in seats}
+        m.players = {pid: PlayerStats(name, pid) for pid, name in zip(m.ids, seats, strict=True)}
         self.matches.append(m)
         self._caller = self._bidder = None
 
     def _player(self, m: MatchRecord, seat: Any) -> PlayerStats | None:
         if not isinstance(seat, int) or seat not in range(4):
             return None
-        return m.players[m.seats[seat]]
+        return m.players[m.ids[seat]]
 
     def _swap(self, m: MatchRecord, e: dict[str, Any]) -> None:
         swap = e.get("swap")
         if isinstance(swap, list) and len(swap) == 2:
             a, b = int(swap[0]), int(swap[1])
             m.seats[a], m.seats[b] = m.seats[b], m.seats[a]
+            m.ids[a], m.ids[b] = m.ids[b], m.ids[a]
 
     def _hand_started(self, m: MatchRecord, e: dict[str, Any]) -> None:
         self._caller = self._bidder = None
@@ -173,7 +189,7 @@ class TableLedger:
         team = int(e["team"])
         m.hands_won[team] += 1
         for seat in range(4):
-            p = m.players[m.seats[seat]]
+            p = m.players[m.ids[seat]]
             p.hands += 1
             if team_of(seat) == team:
                 p.hands_won += 1
@@ -192,7 +208,7 @@ class TableLedger:
         m.courts[team] += n
         kind = court_kind(str(e.get("reason", ""))).value
         for seat in (team, team + 2):
-            m.players[m.seats[seat]].courts[kind] += n
+            m.players[m.ids[seat]].courts[kind] += n
 
     def _points(self, m: MatchRecord, e: dict[str, Any]) -> None:
         m.points[int(e["team"])] += int(e["points"])
@@ -210,7 +226,7 @@ class TableLedger:
         m.score = [int(x) for x in score] if isinstance(score, list) else None
         m.reason = str(e.get("reason", ""))
         for seat in range(4):
-            p = m.players[m.seats[seat]]
+            p = m.players[m.ids[seat]]
             p.matches += 1
             if m.winner is not None and team_of(seat) == m.winner:
                 p.matches_won += 1

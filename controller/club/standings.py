@@ -7,7 +7,7 @@ then points (for presets scored in points), then name.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,9 +57,21 @@ def standings(matches: Iterable[MatchRecord]) -> list[TeamRow]:
     return sorted(rows.values(), key=TeamRow.key)
 
 
-def players(matches: Iterable[MatchRecord]) -> dict[str, PlayerStats]:
+#: A registered player's club id for a seat of a match, or None (the seat's own id stands).
+Registry = Callable[[MatchRecord, int], str | None]
+
+
+def seat_ids(m: MatchRecord, registry: Registry | None = None) -> list[str]:
+    """Who sat at each seat: the registered player's id where the director's registry
+    knows them, else the id the table's stream gives (table, seat, name)."""
+    return [(registry(m, seat) if registry else None) or m.ids[seat] for seat in range(len(m.ids))]
+
+
+def players(matches: Iterable[MatchRecord], registry: Registry | None = None) -> dict[str, PlayerStats]:
+    """Every player's figures, by player id: two people with one name are two rows."""
     out: dict[str, PlayerStats] = {}
     for m in matches:
-        for name, stats in m.players.items():
-            out.setdefault(name, PlayerStats(name)).add(stats)
+        for seat_id, pid in zip(m.ids, seat_ids(m, registry), strict=True):
+            stats = m.players[seat_id]
+            out.setdefault(pid, PlayerStats(stats.name, pid)).add(stats)
     return out

@@ -18,6 +18,7 @@ Every read flushes first, so a reader never sees less than was handed in.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import threading
 import time
@@ -26,6 +27,11 @@ from pathlib import Path
 from typing import Any
 
 from controller.club.topics import Batch
+
+#: 1: players known by name only; 2: registered players have a club id (``p12``), kept
+#: with their team (``teams.id_a``/``id_b``), and old teams get theirs on first opening.
+SCHEMA = 2
+PLAYER_ID = re.compile(r"^p[1-9][0-9]*$")
 
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -36,7 +42,9 @@ _SCHEMA = (
         last INTEGER NOT NULL DEFAULT 0, status TEXT NOT NULL DEFAULT 'unknown', status_at REAL,
         state TEXT, state_at REAL)""",
     """CREATE TABLE IF NOT EXISTS teams (night INTEGER NOT NULL, name TEXT NOT NULL, player_a TEXT NOT NULL,
-        player_b TEXT NOT NULL, PRIMARY KEY (night, name))""",
+        player_b TEXT NOT NULL, id_a TEXT NOT NULL DEFAULT '', id_b TEXT NOT NULL DEFAULT '',
+        PRIMARY KEY (night, name))""",
+    "CREATE TABLE IF NOT EXISTS players (num INTEGER PRIMARY KEY, name TEXT NOT NULL, registered REAL NOT NULL)",
     """CREATE TABLE IF NOT EXISTS rounds (night INTEGER NOT NULL, number INTEGER NOT NULL, tbl TEXT NOT NULL,
         team_a TEXT NOT NULL, team_b TEXT NOT NULL, PRIMARY KEY (night, number, tbl))""",
 )
@@ -69,6 +77,7 @@ class ClubStore:
             self._conn.execute("PRAGMA synchronous=NORMAL")
             for stmt in _SCHEMA:
                 self._conn.execute(stmt)
+            self._migrate()
             if self._meta("night") is None:
                 self.new_night(time.strftime("%Y-%m-%d"))
             self._night = int(self._meta("night") or 0)  # read once: every batch asks
@@ -77,6 +86,26 @@ class ClubStore:
         with self._lock:
             self.flush()
             self._conn.close()
+
+    def _migrate(self) -> None:
+        """Bring an older club file up to :data:`SCHEMA`, keeping every row it holds."""
+        if int(self._meta("schema") or 1) >= SCHEMA:
+            return
+        self._conn.execute("BEGIN")
+        try:
+            columns = {row[1] for row in self._conn.execute("PRAGMA table_info(teams)")}
+            for col in ("id_a", "id_b"):
+                if col not in columns:
+                    self._conn.execute(f"ALTER TABLE teams ADD COLUMN {col} TEXT NOT NULL DEFAULT ''")
+            for night, name, a, b in self._conn.execute(
+                    "SELECT night, name, player_a, player_b FROM teams WHERE id_a='' OR id_b=''").fetchall():
+                self._conn.execute("UPDATE teams SET id_a=?, id_b=? WHERE night=? AND name=?",
+                                   (self._new_player(a), self._new_player(b), night, name))
+            self._conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
+            self._conn.execute("COMMIT")
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
 
     # ---------------------------------------------------------------- meta and nights
     def _meta(self, key: str) -> str | None:
@@ -197,9 +226,42 @@ class ClubStore:
             return old
 
     # ---------------------------------------------------------------- tournament
-    def add_team(self, night: int, name: str, a: str, b: str) -> None:
+    def _new_player(self, name: str) -> str:
+        cur = self._conn.execute("INSERT INTO players (name, registered) VALUES (?, ?)", (name, time.time()))
+        return f"p{cur.lastrowid}"
+
+    def player(self, pid: str) -> str | None:
+        """A registered player's name, or None."""
+        if not PLAYER_ID.match(pid):
+            return None
         with self._lock:
-            self._conn.execute("INSERT OR REPLACE INTO teams VALUES (?,?,?,?)", (night, name, a, b))
+            row = self._conn.execute("SELECT name FROM players WHERE num=?", (int(pid[1:]),)).fetchone()
+        return str(row[0]) if row else None
+
+    def add_team(self, night: int, name: str, a: str, b: str, id_a: str = "", id_b: str = "") -> tuple[str, str]:
+        """Register a team; a player without an id is registered anew. Returns the ids."""
+        with self._lock:
+            self._conn.execute("BEGIN")
+            try:
+                id_a, id_b = id_a or self._new_player(a), id_b or self._new_player(b)
+                self._conn.execute("INSERT OR REPLACE INTO teams VALUES (?,?,?,?,?,?)", (night, name, a, b, id_a, id_b))
+                self._conn.execute("COMMIT")
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            return id_a, id_b
+
+    def members(self) -> dict[tuple[int, str], list[tuple[str, str]]]:
+        """Every night's teams: (night, team) -> [(name, player id), (name, player id)]."""
+        with self._lock:
+            rows = self._conn.execute("SELECT night, name, player_a, id_a, player_b, id_b FROM teams").fetchall()
+        return {(r[0], r[1]): [(r[2], r[3]), (r[4], r[5])] for r in rows}
+
+    def seatings(self) -> list[tuple[int, str, str, str]]:
+        """Every round of every night: (night, table, team A, team B)."""
+        with self._lock:
+            return [tuple(r) for r in self._conn.execute(  # type: ignore[misc]
+                "SELECT night, tbl, team_a, team_b FROM rounds ORDER BY night, number, tbl")]
 
     def teams(self, night: int) -> list[tuple[str, str, str]]:
         with self._lock:

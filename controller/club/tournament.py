@@ -15,8 +15,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from controller.club.ledger import MatchRecord
-from controller.club.standings import standings, team_name
-from controller.club.store import ClubStore
+from controller.club.standings import Registry, standings, team_name
+from controller.club.store import PLAYER_ID, ClubStore
 
 Pair = tuple[str, str]
 ROUND_ROBIN, SWISS = "round-robin", "swiss"
@@ -76,12 +76,36 @@ class Director:
         self.store = store
 
     def register(self, a: str, b: str) -> str:
-        a, b = a.strip()[:24], b.strip()[:24]
-        if not a or not b or a == b:
+        """A team of two players, each given by name (registered anew) or by the club id
+        of a player registered on an earlier night (``p12``), whose figures go on."""
+        (a, id_a), (b, id_b) = self._who(a), self._who(b)
+        if not a or not b or (id_a or a) == (id_b or b):
             raise ValueError("a team is two different players")
         name = team_name((a, b))
-        self.store.add_team(self.store.night, name, a, b)
+        self.store.add_team(self.store.night, name, a, b, id_a, id_b)
         return name
+
+    def _who(self, given: str) -> tuple[str, str]:
+        given = given.strip()[:24]
+        if PLAYER_ID.match(given):
+            name = self.store.player(given)
+            if name is None:
+                raise ValueError(f"no registered player {given}")
+            return name, given
+        return given, ""
+
+    def registry(self) -> Registry:
+        """A registered player's id for a seat: the name of a member of a team the
+        movement put at that table that night. Two registered players of one name at one
+        table on one night are told apart by neither: both keep the table's seat id."""
+        members = self.store.members()
+        known: dict[tuple[int, str, str], str | None] = {}
+        for night, table, team_a, team_b in self.store.seatings():
+            for team in (team_a, team_b):
+                for name, pid in members.get((night, team), []):
+                    key = (night, table, name)
+                    known[key] = pid if known.get(key, pid) == pid else None
+        return lambda m, seat: known.get((m.night, m.table, m.seats[seat]))
 
     def teams(self, night: int) -> list[str]:
         return [name for name, _a, _b in self.store.teams(night)]
@@ -110,7 +134,9 @@ class Director:
     def summary(self, night: int) -> dict[str, Any]:
         teams = self.store.teams(night)
         rounds = self.store.rounds(night)
-        return {"teams": [{"team": n, "players": [a, b]} for n, a, b in teams],
+        members = self.store.members()
+        return {"teams": [{"team": n, "players": [a, b], "ids": [pid for _name, pid in members.get((night, n), [])]}
+                          for n, a, b in teams],
                 "rounds": [{"number": n, "tables": [{"table": t, "teams": [a, b]} for t, a, b in seated]}
                            for n, seated in sorted(rounds.items())]}
 

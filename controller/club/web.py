@@ -21,8 +21,9 @@ from fastapi import FastAPI, HTTPException, Request, Response
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 
+from controller.club.ledger import PlayerStats
 from controller.club.scoreboard import Scoreboard
-from controller.club.standings import players, standings
+from controller.club.standings import Registry, players, seat_ids, standings
 from controller.club.tournament import Director
 from controller.web.admin_routes import Gate, _body, session_router
 from controller.web.app import CSP
@@ -33,7 +34,7 @@ from controller.web.public_routes import languages
 from controller.web.security import RateLimiter, Sessions, load_or_create_secret
 
 STATIC = Path(__file__).parent / "static"
-STAT_COLUMNS = ("name", "matches", "matches_won", "hands", "hands_won", "courts_total", "court_seven",
+STAT_COLUMNS = ("id", "name", "matches", "matches_won", "hands", "hands_won", "courts_total", "court_seven",
                 "court_thirteen", "court_goon", "court_streak", "court_revoke", "revokes", "trump_calls",
                 "trump_calls_won", "bids_made", "bids_broken")
 
@@ -61,9 +62,9 @@ def _page(name: str) -> FileResponse:
     return FileResponse(STATIC / name, media_type="text/html", headers={"Cache-Control": "no-cache"})
 
 
-def stat_rows(board: Scoreboard, night: int | None) -> list[dict[str, Any]]:
+def stat_rows(board: Scoreboard, night: int | None, registry: Registry | None = None) -> list[dict[str, Any]]:
     rows = []
-    for p in sorted(players(board.matches(night)).values(), key=lambda p: p.name.lower()):
+    for p in sorted(players(board.matches(night), registry).values(), key=lambda p: (p.name.lower(), p.id)):
         d = p.to_dict()
         for kind, n in d.pop("courts").items():
             d[f"court_{kind}"] = n
@@ -101,7 +102,7 @@ def create_club_app(board: Scoreboard, *, admin_pin: str | PinCheck, club_name: 
             raise HTTPException(400, "night must be a number, 'current' or 'all'") from None
 
     # ------------------------------------------------------------ pages
-    for route, name in (("/", "club.html"), ("/player/{player}", "player.html"), ("/admin", "admin.html")):
+    for route, name in (("/", "club.html"), ("/player/{player:path}", "player.html"), ("/admin", "admin.html")):
         app.add_api_route(route, (lambda n=name: _page(n)), methods=["GET"], include_in_schema=False)
     club_table_page()  # the table screen's page must still fit: fail at start, not on the night
 
@@ -140,26 +141,30 @@ def create_club_app(board: Scoreboard, *, admin_pin: str | PinCheck, club_name: 
 
     @app.get("/api/players")
     def player_list(night: str | None = "all") -> JSONResponse:
-        return JSONResponse(stat_rows(board, night_of(night)))
-
-    @app.get("/api/players/{player}")
-    def player(player: str, night: str | None = "all") -> JSONResponse:
-        n = night_of(night)
-        stats = players(board.matches(n)).get(player)
-        if stats is None:
-            raise HTTPException(404, "no such player")
-        played = [m.to_dict() for m in board.matches(n) if player in m.seats]
-        return JSONResponse({"stats": stats.to_dict(), "matches": played})
+        return JSONResponse(stat_rows(board, night_of(night), director.registry()))
 
     @app.get("/api/players.csv")
     def players_csv(night: str | None = "all") -> PlainTextResponse:
         buf = io.StringIO()
         w = csv.DictWriter(buf, fieldnames=STAT_COLUMNS, extrasaction="ignore", lineterminator="\n")
         w.writeheader()
-        for row in stat_rows(board, night_of(night)):
+        for row in stat_rows(board, night_of(night), director.registry()):
             w.writerow(row)
         return PlainTextResponse(buf.getvalue(), media_type="text/csv", headers={
             "Content-Disposition": 'attachment; filename="courtpiece-players.csv"'})
+
+    @app.get("/api/players/{player:path}")
+    def player(player: str, night: str | None = "all") -> JSONResponse:
+        """One player by id (``p12`` registered, else ``table:seat:name``); a night with
+        no match of theirs gives empty figures, not an error, so a night picker can ask."""
+        n = night_of(night)
+        registry = director.registry()
+        every = players(board.matches(None), registry)
+        if player not in every:
+            raise HTTPException(404, "no such player")
+        stats = players(board.matches(n), registry).get(player) or PlayerStats(every[player].name, player)
+        played = [m.to_dict() for m in board.matches(n) if player in seat_ids(m, registry)]
+        return JSONResponse({"stats": stats.to_dict(), "matches": played})
 
     # ------------------------------------------------------------ the director
     app.include_router(session_router(gate))  # the table's own PIN sign-in, delays and all

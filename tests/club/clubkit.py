@@ -95,10 +95,10 @@ def journal_matches(table: str, referee_entries: list) -> list:
         rec.over = m.phase is Phase.OVER
         rec.winner = m.winner
         rec.hands_won = [sum(1 for h in m.history if h["winner"] == t) for t in (0, 1)]
-        rec.players = {name: PlayerStats(name) for name in rec.seats}
+        rec.players = {pid: PlayerStats(name, pid) for pid, name in zip(rec.ids, rec.seats, strict=True)}
         for e in m.events:
             if isinstance(e, RevokeFlagged):
-                rec.players[rec.seats[e.seat]].revokes += 1
+                rec.players[rec.ids[e.seat]].revokes += 1
         out.append(rec)
 
     for entry in referee_entries:

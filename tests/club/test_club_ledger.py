@@ -33,7 +33,7 @@ def test_an_undone_input_counts_for_nothing():
                Batch("t", 7, 6, [ev(7, "courts-scored", team=0, courts=2, reason="all thirteen tricks")])]
     m = TableLedger("t").fold(batches).matches[0]
     assert m.courts == [2, 0]
-    assert m.players["A"].courts["thirteen"] == 2 and m.players["B"].courts["seven"] == 0
+    assert m.players["t:0:A"].courts["thirteen"] == 2 and m.players["t:1:B"].courts["seven"] == 0
 
 
 def test_players_follow_a_partnership_swap_and_their_calls():
@@ -48,10 +48,12 @@ def test_players_follow_a_partnership_swap_and_their_calls():
     m = TableLedger("t").fold([Batch("t", e["seq"], 0, [e]) for e in events]).matches[0]
     assert m.seats == ["A", "C", "B", "D"]  # seats 1 and 2 changed places: teams A&B, C&D
     assert m.team(1) == ("C", "D") and m.winner == 1 and m.hands_won == [0, 2]
-    assert (m.players["C"].trump_calls, m.players["C"].trump_calls_won) == (1, 1)
-    assert (m.players["B"].bids_made, m.players["B"].bids_broken) == (0, 1)
-    assert m.players["D"].revokes == 1
-    assert (m.players["D"].matches_won, m.players["A"].matches_won) == (1, 0)
+    assert m.ids == ["t:0:A", "t:2:C", "t:1:B", "t:3:D"]  # each id moved with its player
+    p = {s.name: s for s in m.players.values()}
+    assert (p["C"].trump_calls, p["C"].trump_calls_won) == (1, 1)
+    assert (p["B"].bids_made, p["B"].bids_broken) == (0, 1)
+    assert p["D"].revokes == 1
+    assert (p["D"].matches_won, p["A"].matches_won) == (1, 0)
 
 
 class Asked:

@@ -44,7 +44,7 @@ def club(tmp_path):
 
 def test_pages_and_live_grid(club):
     client, board = club
-    for path in ("/", "/table/t1", "/player/t1-Asha", "/admin", "/club-static/club.js", "/static/css/app.css"):
+    for path in ("/", "/table/t1", "/player/t1:0:t1-Asha", "/admin", "/club-static/club.js", "/static/css/app.css"):
         r = client.get(path)
         assert r.status_code == 200, path
     assert "Content-Security-Policy" in client.get("/").headers
@@ -62,11 +62,11 @@ def test_standings_players_and_csv(club):
     st = client.get("/api/standings").json()
     assert len(st["standings"]) == 4 and len(st["matches"]) == 2
     assert [r["team"] for r in st["standings"]] == [r.team for r in standings(board.matches())]
-    p = client.get("/api/players/t2-Bilal").json()
+    p = client.get("/api/players/t2:1:t2-Bilal").json()
     assert p["stats"]["matches"] == 1 and p["stats"]["hands"] == 2 and len(p["matches"]) == 1
     assert client.get("/api/players/nobody").status_code == 404
     rows = list(csv.DictReader(io.StringIO(client.get("/api/players.csv").text)))
-    assert len(rows) == 8 and {"name", "hands_won", "court_seven", "trump_calls_won", "bids_broken"} <= set(rows[0])
+    assert len(rows) == 8 and {"id", "name", "hands_won", "court_seven", "trump_calls_won", "bids_broken"} <= set(rows[0])
     assert sum(int(r["hands_won"]) for r in rows) == 2 * 2 * 2  # two tables, two hands, two winners each
     assert client.get("/api/standings?night=all").json()["night"] is None
     assert client.get("/api/standings?night=x").status_code == 400
