@@ -190,7 +190,8 @@ def create_club_app(board: Scoreboard, *, admin_pin: str | PinCheck, club_name: 
             team = director.register(str(body.get("a", "")), str(body.get("b", "")))
         except ValueError as err:
             raise HTTPException(400, str(err)) from None
-        return JSONResponse({"team": team})
+        ids = [pid for _name, pid in board.store.members().get((board.store.night, team), [])]
+        return JSONResponse({"team": team, "ids": ids})  # the club ids to register them by on a later night
 
     @app.post("/admin/api/round")
     async def next_round(request: Request) -> JSONResponse:

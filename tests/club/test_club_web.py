@@ -94,3 +94,7 @@ def test_spectators_read_only_director_with_pin(club):
     assert client.post("/admin/api/night", json={"name": "Friday"}, headers=h).json()["night"] == 2
     assert client.get("/api/standings").json()["standings"] == []  # a new night starts empty
     assert len(client.get("/api/standings?night=1").json()["standings"]) == 4
+    # a player registered on night 1 is registered again by club id, under the same id
+    again = client.post("/admin/api/teams", json={"a": "p1", "b": "E1"}, headers=h).json()
+    assert again == {"team": "A1 & E1", "ids": ["p1", "p9"]}
+    assert client.post("/admin/api/teams", json={"a": "p99", "b": "E2"}, headers=h).status_code == 400

@@ -1,6 +1,7 @@
 // The club scoreboard's pages: poll the JSON API and draw with DOM nodes (no innerHTML
 // from data, so a player's name can never become markup).
 const $ = (sel) => document.querySelector(sel);
+const $$ = (sel) => document.querySelectorAll(sel);
 const el = (tag, attrs = {}, ...kids) => {
   const n = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
@@ -28,11 +29,44 @@ function tile(t) {
     el("div", { class: "muted" }, facts));
 }
 
+// The night picker: standings and figures for a chosen night (tonight unless the address
+// says ?night=ID, or "all"); the choice stays in the address, so a link or a reload keeps it.
+const NIGHT = "night";
+const chosenNight = () => new URLSearchParams(location.search).get(NIGHT) || "current";
+const withNight = (url) => `${url}${url.includes("?") ? "&" : "?"}${NIGHT}=${encodeURIComponent(chosenNight())}`;
+const nightDate = (n) => (n.started ? new Date(n.started * 1000).toLocaleDateString() : "");
+
+function nightPicker(club, redraw) {
+  const select = $('[data-role="night-picker"]');
+  if (!select) return;
+  const want = chosenNight() === "current" ? String(club.night) : chosenNight();
+  const options = [...club.nights].reverse().map((n) => new Option(
+    `${n.name}${n.id === club.night ? " (tonight)" : ""} ${nightDate(n)}`.trim(), String(n.id)));
+  options.push(new Option("All nights", "all"));
+  const key = options.map((o) => `${o.value}:${o.text}`).join("|");
+  if (select.dataset.key !== key) {  // rebuilt only when the nights change: a choice in progress stays
+    select.replaceChildren(...options);
+    select.dataset.key = key;
+  }
+  select.value = want;
+  if (!select.dataset.bound) {
+    select.dataset.bound = "1";
+    select.addEventListener("change", () => {
+      const params = new URLSearchParams(location.search);
+      if (select.value === String(club.night)) params.delete(NIGHT); else params.set(NIGHT, select.value);
+      const query = params.toString();
+      history.replaceState(null, "", `${location.pathname}${query ? `?${query}` : ""}`);
+      redraw();
+    });
+  }
+  $$('a[data-night-link]').forEach((a) => { a.href = withNight(a.dataset.nightLink); });
+}
+
 async function grid() {
-  const [club, tables, st] = await Promise.all([get("/api/club"), get("/api/tables"), get("/api/standings")]);
+  const [club, tables, st, people] = await Promise.all([get("/api/club"), get("/api/tables"),
+    get(withNight("/api/standings")), get(withNight("/api/players"))]);
   $('[data-role="club-name"]').textContent = club.name;
-  const night = club.nights.find((n) => n.id === club.night);
-  $('[data-role="night"]').textContent = night ? night.name : "";
+  nightPicker(club, tick);
   $('[data-role="conn"]').className = club.connected ? "conn up" : "conn down";
   $('[data-role="conn"]').textContent = club.connected ? "live" : "broker offline";
   $('[data-role="tables"]').replaceChildren(...tables.map(tile));
@@ -42,14 +76,20 @@ async function grid() {
   const rounds = st.tournament ? st.tournament.rounds : [];
   $('[data-role="rounds"]').replaceChildren(...rounds.map((r) => el("p", {}, `Round ${r.number}: `,
     r.tables.map((t) => `${t.table}: ${t.teams.join(" v ")}`).join("; "))));
-  const names = [...new Set(st.matches.flatMap((m) => m.seats))].sort();
-  $('[data-role="players"]').replaceChildren(...names.map((n) => el("li", {}, el("a", { href: `/player/${encodeURIComponent(n)}` }, n))));
+  // players by id: two of one name are two lines, told apart by where they sat
+  const named = {};
+  for (const p of people) named[p.name] = (named[p.name] || 0) + 1;
+  $('[data-role="players"]').replaceChildren(...people.map((p) => el("li", { "data-player": p.id },
+    el("a", { href: withNight(`/player/${encodeURIComponent(p.id)}`) }, p.name),
+    named[p.name] > 1 ? el("span", { class: "muted" }, ` (${p.id.includes(":") ? `table ${p.id.split(":")[0]}` : p.id})`) : "")));
 }
 
 async function player() {
-  const name = decodeURIComponent(location.pathname.split("/").pop());
-  const p = await get(`/api/players/${encodeURIComponent(name)}`);
+  const id = decodeURIComponent(location.pathname.slice("/player/".length));
+  const [club, p] = await Promise.all([get("/api/club"), get(withNight(`/api/players/${encodeURIComponent(id)}`))]);
+  nightPicker(club, tick);
   $('[data-role="player-name"]').textContent = p.stats.name;
+  $('[data-role="player-id"]').textContent = p.stats.id;
   const rows = [["Matches", `${p.stats.matches_won} won of ${p.stats.matches}`], ["Hands", `${p.stats.hands_won} won of ${p.stats.hands}`],
     ["Courts", Object.entries(p.stats.courts).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(", ") || "0"],
     ["Revokes flagged", p.stats.revokes], ["Trump calls", `${p.stats.trump_calls_won} won of ${p.stats.trump_calls}`],
@@ -84,9 +124,9 @@ async function admin() {
 
 // a table's page is the table screen itself (club-table.js)
 const pages = { grid, player };
+function tick() { if (pages[page]) pages[page]().catch(() => {}); }
 if (page === "admin") admin();
 else if (pages[page]) {
-  const tick = () => pages[page]().catch(() => {});
   tick();
   setInterval(tick, 2000);
 }

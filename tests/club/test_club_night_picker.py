@@ -1,0 +1,90 @@
+"""The night picker on the club's pages, in a real Chromium against a real uvicorn:
+standings, the player list, a player's figures and the CSV link follow the chosen
+night; tonight is the default; the choice stays in the address."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
+
+from webdrive import LiveServer  # noqa: E402
+
+from controller.club.outbox import batches_of  # noqa: E402
+from controller.club.scoreboard import Scoreboard  # noqa: E402
+from controller.club.simclub import SimTable, short_match  # noqa: E402
+from controller.club.standings import standings  # noqa: E402
+from controller.club.store import ClubStore  # noqa: E402
+from controller.club.web import create_club_app  # noqa: E402
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run"]
+FIRST = 30_000  # a bound for the first drawing on a loaded machine, not a speed goal
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (apt install chromium)"),
+]
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+
+def play(board: Scoreboard, tmp_path: Path, table: str, seats: list[str], seed: int) -> None:
+    t = SimTable(table, tmp_path / f"{table}-{seed}", None, seed=seed)
+    t.new_match(short_match(seats, hands=1))
+    t.play()
+    for b in batches_of(t.referee, table):
+        board.handle(f"courtpiece/tables/{table}/events", b.to_bytes())
+    t.close()
+
+
+def test_standings_and_players_for_the_chosen_night(tmp_path):
+    store = ClubStore(tmp_path / "club.sqlite3")
+    board = Scoreboard(store)
+    first = store.night
+    play(board, tmp_path, "t1", ["Asha", "Bilal", "Chand", "Dua"], 1)
+    tonight = store.new_night("second night")
+    play(board, tmp_path, "t2", ["Asha", "Emaan", "Faraz", "Gul"], 2)  # another Asha, at another table
+
+    def teams(night: int | None) -> list[str]:
+        return [r.team for r in standings(board.matches(night))]
+
+    with sync_api.sync_playwright() as p, LiveServer(create_club_app(board, admin_pin="24680", state_dir=tmp_path)) as srv:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        page = browser.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{srv.url}/")
+        picker = page.locator('[data-role="night-picker"]')
+        expect(picker).to_have_value(str(tonight), timeout=FIRST)  # tonight unless asked
+        rows = page.locator('[data-role="standings"] tr td:nth-child(2)')
+        expect(rows).to_have_text(teams(tonight))
+        expect(page.locator('[data-role="players"] li')).to_have_count(4)
+        picker.select_option(str(first))
+        expect(rows).to_have_text(teams(first))
+        assert page.url.endswith(f"/?night={first}")
+        expect(page.locator('a[data-night-link="/api/players.csv"]')).to_have_attribute(
+            "href", f"/api/players.csv?night={first}")
+        picker.select_option("all")
+        expect(rows).to_have_count(4)
+        # both Ashas are listed, each told apart by where she sat
+        ashas = page.locator('[data-role="players"] li', has_text="Asha")
+        expect(ashas).to_have_text(["Asha (table t1)", "Asha (table t2)"])
+        page.goto(f"{srv.url}/?night={first}")  # the address keeps the choice
+        expect(picker).to_have_value(str(first), timeout=FIRST)
+        expect(rows).to_have_text(teams(first))
+        page.locator('[data-role="players"] a', has_text="Asha").click()
+        expect(page.locator('[data-role="player-id"]')).to_have_text("t1:0:Asha", timeout=FIRST)
+        expect(page.locator('[data-role="night-picker"]')).to_have_value(str(first))
+        expect(page.locator('[data-role="matches"] tr')).to_have_count(1)
+        page.locator('[data-role="night-picker"]').select_option(str(tonight))
+        expect(page.locator('[data-role="matches"] tr')).to_have_count(0)  # she did not play tonight
+        expect(page.locator('[data-role="stats"]')).to_contain_text("0 won of 0")
+        assert errors == []
+        browser.close()
+    store.close()
