@@ -33,6 +33,11 @@ class BrokerPart:
     tls_cert: str = ""
     tls_key: str = ""
     keepalive: int = 30
+    #: for ``--broker-files``: a TLS listener with the broker's certificate and key, and
+    #: when ``client_ca`` is set the tables must show a certificate that CA signed
+    server_cert: str = ""
+    server_key: str = ""
+    client_ca: str = ""
 
 
 @dataclass
