@@ -59,6 +59,19 @@ def test_broker_files_from_the_cli(tmp_path, capsys):
     assert "listener 1884 0.0.0.0" in conf and "allow_anonymous false" in conf
 
 
+def test_broker_files_with_a_tls_listener(tmp_path):
+    p = tmp_path / "club.toml"
+    p.write_text(GOOD.replace("[broker]\n", '[broker]\nserver_cert = "/etc/club/broker.crt"\n'
+                              'server_key = "/etc/club/broker.key"\nclient_ca = "/etc/club/ca.crt"\n', 1))
+    p.chmod(0o600)
+    out = tmp_path / "broker"
+    assert main(["club", "--config", str(p), "--broker-files", str(out)]) == 0
+    conf = (out / "mosquitto.conf").read_text()
+    listener = conf[conf.index("listener "):conf.index("allow_anonymous")]
+    assert listener.splitlines()[1:] == ["certfile /etc/club/broker.crt", "keyfile /etc/club/broker.key",
+                                         "tls_version tlsv1.2", "cafile /etc/club/ca.crt", "require_certificate true"]
+
+
 def test_a_club_file_everyone_reads_is_refused(tmp_path):
     p = tmp_path / "club.toml"
     p.write_text(GOOD)
