@@ -10,6 +10,7 @@ whatever the broker or the Wi-Fi did.
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -31,7 +32,7 @@ from controller.club.topics import (
     STATE,
     STATUS,
     Batch,
-    StateMessage,
+    StateHead,
     StatusMessage,
     parse_topic,
     resend_request,
@@ -59,7 +60,7 @@ class LiveTable:
     last: int = 0  # the newest batch the table says it has sent
     status: str = "unknown"
     status_since: float | None = None
-    state: dict[str, Any] | None = None
+    state_json: bytes | None = None  # the table's public state as it came (see StateHead)
     state_at: float | None = None
     last_event_at: float | None = None
     waiting: dict[int, Batch] = field(default_factory=dict)  # prev -> batch that came early
@@ -71,6 +72,20 @@ class LiveTable:
     #: the table's latest public events, as the table screen's own feed keeps them: its
     #: renderer finds the last trick taken and a standing revoke flag there
     recent: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=RECENT))
+
+    _decoded: tuple[bytes | None, dict[str, Any] | None] = field(default=(None, None), repr=False)
+
+    @property
+    def state(self) -> dict[str, Any] | None:
+        """The table's public state, decoded on first reading after it changed."""
+        if self._decoded[0] is not self.state_json:
+            try:
+                state = json.loads(self.state_json) if self.state_json else None
+            except ValueError:
+                log.warning("table %s sent a state that is not JSON; not shown", self.name)
+                state = None
+            self._decoded = (self.state_json, state if isinstance(state, dict) else None)
+        return self._decoded[1]
 
     @property
     def behind(self) -> bool:
@@ -118,7 +133,7 @@ class Scoreboard:
     # ---------------------------------------------------------------- start-up from SQLite
     def _load(self) -> None:
         for row in self.store.table_rows():
-            t = LiveTable(row.name, row.have, row.last, row.status, row.status_at, row.state, row.state_at)
+            t = LiveTable(row.name, row.have, row.last, row.status, row.status_at, row.state_json, row.state_at)
             self.tables[row.name] = t
             self._rebuild(row.name)
 
@@ -224,7 +239,7 @@ class Scoreboard:
             if kind == EVENTS:
                 self._batch(t, Batch.from_bytes(payload), now)
             elif kind == STATE:
-                self._state(t, StateMessage.from_bytes(payload), now)
+                self._state(t, StateHead.from_bytes(payload), now)
             elif kind == STATUS:
                 s = StatusMessage.from_bytes(payload)
                 if s.status != t.status:
@@ -268,13 +283,13 @@ class Scoreboard:
         if self.on_batch is not None:
             self.on_batch(t.name, b, now)
 
-    def _state(self, t: LiveTable, s: StateMessage, now: float) -> None:
+    def _state(self, t: LiveTable, s: StateHead, now: float) -> None:
         if s.seq < t.have and not t.restarted:
             log.warning("table %s says it is at input %d but %d are held: its journal began again; "
                         "the director must start it afresh", t.name, s.seq, t.have)
         t.restarted = s.seq < t.have
-        t.state, t.state_at, t.last = s.state, s.at, max(t.last, s.last)
-        self.store.set_state(t.name, t.last, s.state, s.at)
+        t.state_json, t.state_at, t.last = s.state_json, s.at, max(t.last, s.last)
+        self.store.set_state(t.name, t.last, s.state_json, s.at)
         if t.behind:
             self._ask(t, now)
         self.version += 1
@@ -292,7 +307,7 @@ class Scoreboard:
             self.tables[old] = LiveTable(old, t.have, t.have, OFFLINE, t.status_since)
             self._rebuild(old)
             fresh = self.tables[name] = LiveTable(name, status=t.status, status_since=t.status_since,
-                                                   state=t.state, state_at=t.state_at)
+                                                   state_json=t.state_json, state_at=t.state_at)
             self.ledgers[name] = TableLedger(name)
             self.version += 1
             self._ask(fresh, self.clock())

@@ -57,7 +57,7 @@ class TableRow:
     last: int = 0
     status: str = "unknown"
     status_at: float | None = None
-    state: dict[str, Any] | None = None
+    state_json: bytes | None = None  # the table's public state, as JSON text
     state_at: float | None = None
 
 
@@ -70,7 +70,7 @@ class ClubStore:
         # flush in progress: (table, seq, prev, received, night, events) and table -> state
         self._stage_lock = threading.Lock()
         self._staged: list[tuple[str, int, int, float, int, list[dict[str, Any]]]] = []
-        self._states: dict[str, tuple[int, dict[str, Any], float]] = {}
+        self._states: dict[str, tuple[int, bytes, float]] = {}
         self._known: set[str] = set()  # table rows known to exist
         with self._lock:
             self._conn.execute("PRAGMA journal_mode=WAL")
@@ -157,8 +157,7 @@ class ClubStore:
                 self._conn.executemany("UPDATE tables SET have=MAX(have, ?) WHERE name=?",
                                        [(seq, name) for name, seq in have.items()])
                 self._conn.executemany("UPDATE tables SET last=?, state=?, state_at=? WHERE name=?",
-                                       [(last, json.dumps(state, separators=(",", ":")), at, name)
-                                        for name, (last, state, at) in states.items()])
+                                       [(last, state.decode(), at, name) for name, (last, state, at) in states.items()])
                 self._conn.execute("COMMIT")
             except BaseException:
                 self._conn.execute("ROLLBACK")
@@ -196,12 +195,12 @@ class ClubStore:
             self.flush()
             rows = self._conn.execute(
                 "SELECT name, have, last, status, status_at, state, state_at FROM tables ORDER BY name").fetchall()
-        return [TableRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]) if r[5] else None, r[6]) for r in rows]
+        return [TableRow(r[0], r[1], r[2], r[3], r[4], r[5].encode() if r[5] else None, r[6]) for r in rows]
 
-    def set_state(self, name: str, last: int, state: dict[str, Any], at: float) -> None:
-        """Stage a table's latest state: a newer one before the flush replaces it."""
+    def set_state(self, name: str, last: int, state_json: bytes, at: float) -> None:
+        """Stage a table's latest state (its JSON text): a newer one before the flush replaces it."""
         with self._stage_lock:
-            self._states[name] = (last, state, at)
+            self._states[name] = (last, state_json, at)
 
     def set_status(self, name: str, status: str, at: float | None) -> None:
         with self._lock:

@@ -97,6 +97,33 @@ class StateMessage:
         return cls(str(d["table"]), int(d["seq"]), int(d["last"]), float(d["at"]), dict(d["state"]))
 
 
+#: The fixed start of a state message as :func:`dumps` writes it (keys sorted).
+_STATE_HEAD = re.compile(rb'\{"at":(-?[0-9][0-9.eE+-]*),"last":([0-9]+),"seq":([0-9]+),"state":')
+
+
+@dataclass(frozen=True, slots=True)
+class StateHead:
+    """A state message read only as far as the scoreboard needs at once. The table's state
+    is a few kilobytes that only a page ever reads, at most once a second, while fifty busy
+    tables send two hundred a second: it is kept as its JSON text, decoded when asked."""
+
+    table: str
+    seq: int
+    last: int
+    at: float
+    state_json: bytes
+
+    @classmethod
+    def from_bytes(cls, raw: bytes) -> StateHead:
+        head = _STATE_HEAD.match(raw)
+        end = raw.rfind(b',"table":')  # the last one: "table" and "v" sort after "state"
+        if head is None or end < head.end():  # not written by dumps: read it whole
+            s = StateMessage.from_bytes(raw)
+            return cls(s.table, s.seq, s.last, s.at, dumps(s.state))
+        tail = json.loads(b"{" + raw[end + 1:])
+        return cls(str(tail["table"]), int(head[3]), int(head[2]), float(head[1]), raw[head.end():end])
+
+
 @dataclass(frozen=True, slots=True)
 class StatusMessage:
     status: str  # ONLINE or OFFLINE

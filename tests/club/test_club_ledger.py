@@ -3,6 +3,8 @@ by sequence, undo, and what the events say about matches and players."""
 
 from __future__ import annotations
 
+import json
+
 from controller.club.ledger import CourtKind, TableLedger, court_kind
 from controller.club.outbox import batches_of
 from controller.club.scoreboard import Scoreboard
@@ -155,4 +157,28 @@ def test_a_burst_is_written_in_one_transaction_and_a_crash_before_it_is_asked_ag
         again.handle("courtpiece/tables/t1/events", b.to_bytes())
     assert [b.seq for b, _ in crashed.batches("t1")] == [b.seq for b in batches]
     assert [m.to_dict() for m in again.matches()] == [m.to_dict() for m in board.matches()]
+    table.close()
+
+
+def test_a_state_message_is_read_to_its_head_and_its_state_when_asked(tmp_path):
+    from controller.club.topics import StateHead
+
+    table = SimTable("t1", tmp_path / "t1", None, seed=6)
+    # a seat name that looks like the message's own tail must not cut the state short
+    table.new_match(SimMatch(['A,"table":"x', "B", "C", "D"], options={"match-end": "hands", "match-target": 1}))
+    table.play(steps=80)
+    state = table.referee.public_state()
+    msg = StateMessage("t1", 80, 77, 12.5, state)
+    head = StateHead.from_bytes(msg.to_bytes())
+    assert (head.table, head.seq, head.last, head.at) == ("t1", 80, 77, 12.5)
+    assert json.loads(head.state_json) == json.loads(json.dumps(state))
+    other = json.dumps({"v": 1, "state": state, "table": "t1", "seq": 80, "last": 77, "at": 12.5}).encode()
+    assert StateHead.from_bytes(other) == StateHead("t1", 80, 77, 12.5, StateHead.from_bytes(msg.to_bytes()).state_json)
+    board = Scoreboard(ClubStore(tmp_path / "club.sqlite3"))
+    board.handle("courtpiece/tables/t1/state", msg.to_bytes())
+    t = board.tables["t1"]
+    assert t.state == json.loads(json.dumps(state)) and t.state is t.state  # decoded once
+    board.store.flush()
+    again = Scoreboard(board.store)  # kept as its text, read back the same
+    assert again.tables["t1"].state == t.state and again.snapshot()[0]["seats"][0] == 'A,"table":"x'
     table.close()
