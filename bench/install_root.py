@@ -21,7 +21,9 @@ What runs, each in a chroot (systemd is not PID 1 there, so units are not starte
 6. the referee unit's ``ExecStart=`` run by hand as its ``User=``, in its
    ``WorkingDirectory=``, with ``$STATE_DIRECTORY`` made as ``StateDirectory=`` would
    make it, on a config with ``[hub] port = "virtual"`` (no hub): the dashboard must
-   answer HTTP, and the admin PIN must be in its log.
+   answer HTTP, and the admin PIN must be in its log;
+7. the organiser's ``courtpiece pin --reset`` and ``courtpiece hub flash --dry-run``
+   (mpremote in the virtualenv) through /usr/local/bin.
 
 Too slow for CI (a few minutes; downloads Debian packages and wheels), so it is a bench
 script. Needs root (debootstrap, chroot, mounts) and network access to a Debian mirror
@@ -338,6 +340,11 @@ def bench(args: argparse.Namespace, run: Run) -> None:
         run.checks["pin_logged"] = int("admin PIN" in service_log)
         if not up:
             print(f"{exec_start} did not answer:\n{tail(service_log)}", file=sys.stderr)
+        # the organiser's commands from docs/install.md, through /usr/local/bin (sudo)
+        reset = root.run(["/usr/local/bin/courtpiece", "pin", "--reset"], check=False)
+        run.checks["pin_reset"] = int(reset.returncode == 0 and "new admin PIN" in reset.stdout)
+        flash = root.run(["/usr/local/bin/courtpiece", "hub", "flash", "--dry-run"], check=False)
+        run.checks["hub_flash_plan"] = int(flash.returncode == 0 and "mpremote" in flash.stdout)
     finally:
         if args.keep:
             print(f"   kept {work}", flush=True)
