@@ -38,6 +38,7 @@ from controller.rules import (  # noqa: E402
 )
 from controller.rules import inputs as I  # noqa: E402
 from controller.rules.events import (  # noqa: E402
+    CardNotCounted,
     CardTakenBack,
     DealFellShort,
     FaceDownPlayed,
@@ -370,7 +371,7 @@ def test_after_the_lead_neither_the_leader_nor_the_seat_before_him_may_play() ->
         m.apply(I.TakeBack(2))
     with pytest.raises(OutOfTurn):
         m.apply(I.Play(3, card("JH")))
-    with pytest.raises(OutOfTurn):
+    with pytest.raises(OutOfTurn, match="already played to this trick"):
         m.apply(I.Play(0, card("5H")))
     play_script(m, [(1, card("KH")), (2, card("QH")), (3, card("JH"))])
     m.apply(I.Play(1, card("8H")))  # seat 1 won and leads; nothing is flagged to take back
@@ -493,3 +494,18 @@ def test_in_double_sir_only_the_last_trick_does_not_wait_in_the_centre() -> None
         assert seat is not None
         m.apply(I.Play(seat, m.legal_plays(seat)[0]))
     assert [e.to_pile for e in of_type(m.events, TrickWon)] == [True] * 12 + [False]
+
+
+def test_a_card_that_closes_a_trick_ending_the_hand_is_recorded_not_counted() -> None:
+    """000's rang: seat 1's revoke stands when the trick's winner (seat 2, queen of hearts)
+    puts down his next lead; the revoke ends the hand, so that card counts for nothing,
+    and the record says whose card it was."""
+    hands = banded_hands()
+    m = Match(preset("rang"), first_dealer=3)
+    deal_first_batch(m, hands)
+    m.apply(I.CallTrump(0, Suit.C))
+    deal(m, hands)
+    play_script(m, [(0, card("9H")), (1, card("8S")), (2, card("QH")), (3, card("JH"))])
+    events = m.apply(I.Play(2, card("7S")))
+    assert [(e.seat, e.card) for e in of_type(events, CardNotCounted)] == [(2, card("7S"))]
+    assert m.hand.number == 2
