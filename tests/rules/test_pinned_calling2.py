@@ -15,6 +15,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from tablehelp import (  # noqa: E402
     band_rung_auction,
     band_rung_hand,
+    banded_hands,
     card,
     complete_deal,
     deal,
@@ -29,6 +30,7 @@ from controller.rules import InvalidChoice, Match, OutOfTurn, Phase, Suit, Wrong
 from controller.rules import inputs as I  # noqa: E402
 from controller.rules.events import (  # noqa: E402
     BidPassed,
+    DealComplete,
     Event,
     HandStarted,
     HandWon,
@@ -194,3 +196,18 @@ def test_a_call_this_table_does_not_use_is_refused_naming_the_ways_it_does() -> 
     m = Match(preset("hidden-rung"), first_dealer=0, knowledge="played", seat_names=NAMES)
     with pytest.raises(InvalidChoice, match=r"^this table calls trump by: hidden \(not announced\)$"):
         m.apply(I.CallTrump(1, Suit.S))
+
+
+def test_the_deal_stage_lasts_until_the_first_batch_and_the_last_card_is_announced() -> None:
+    """Court Piece (001) deals five each, then the caller calls: before the twentieth card
+    the table is still dealing; the 52nd card completes hand 1's deal."""
+    hands = banded_hands()
+    m = Match(preset("court-piece"), first_dealer=3, seat_names=NAMES)
+    for upto in (1, 19):
+        deal(m, hands, upto)
+        assert m.phase is Phase.DEAL and m.public_view()["phase"] == "deal"
+    deal(m, hands, 20)
+    assert m.phase is Phase.CALL
+    m.apply(I.CallTrump(0, Suit.S))
+    events = deal(m, hands)
+    assert of_type(events, DealComplete) == [DealComplete(1)]

@@ -96,9 +96,10 @@ def test_bid_scoring_without_a_caller_counts_the_dealers_side_as_the_bidders() -
 
 
 def test_band_rung_keeps_each_sides_points_beside_the_net_figure() -> None:
-    """004 shows one net figure, but the tally keeps what each side scored: Chetan's side
-    makes nine (9 points), then Bilal's side makes nine in the next hand (9 points)."""
+    """004 shows one net figure, but the tally keeps what each side scored: side 0 makes
+    nine twice (9 points each), then side 1 makes nine once."""
     m = Match(preset("band-rung"), first_dealer=0)
     band_rung_hand(m, 0, 9, True)
+    band_rung_hand(m, 0, 9, True)
     band_rung_hand(m, 1, 9, True)
-    assert (m.tally.score, m.tally.net) == ([9, 9], 0)
+    assert (m.tally.score, m.tally.net) == ([18, 9], 9)
