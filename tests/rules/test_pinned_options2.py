@@ -4,10 +4,12 @@ value for a plain option, and text that is no card."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from controller.rules import Card, preset
-from controller.rules.options import OptionError, Options
+from controller.rules.options import PRESETS, OptionError, Options
 
 
 def test_an_unknown_variant_is_refused_with_the_known_ones() -> None:
@@ -37,3 +39,11 @@ def test_text_that_is_no_card_is_refused_with_what_a_card_looks_like(text: str) 
     """A rank that is no rank or a suit that is no suit: the reader is told the card form."""
     with pytest.raises(ValueError, match=r"^not a card: .* \(expected rank A K Q J T 9\.\.2 and suit S H D C\)$"):
         Card.parse(text)
+
+
+def test_every_preset_is_listed_under_its_name_with_the_source_it_follows() -> None:
+    """The presets command and the dashboard list each preset by name with its summary,
+    which says which rule source (000-004) it follows."""
+    for name, p in PRESETS.items():
+        assert p.name == name
+        assert re.search(r"\(source 00[0-4]\)", p.summary), name
