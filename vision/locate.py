@@ -174,23 +174,18 @@ def _segment_lines(edges: np.ndarray, least: int) -> list[tuple[np.ndarray, np.n
     )
     if segs is None:
         return []
-    lines: list[list] = []  # angle, offset, length, point, direction
+    lines: list[list] = []  # angle (0 to pi), offset along its normal, length, a point
     for x0, y0, x1, y1 in segs.reshape(-1, 4).astype(np.float32):
-        d = np.array([x1 - x0, y1 - y0], np.float32)
-        length = float(np.linalg.norm(d))
-        d /= length
-        ang = float(np.arctan2(d[1], d[0]) % np.pi)
-        if ang >= np.pi / 2 and d[1] > 0 or ang < np.pi / 2 and d[1] < 0:
-            d = -d
-        normal = np.array([-np.sin(ang), np.cos(ang)], np.float32)
-        off = float(normal @ [x0, y0])
+        length = float(np.hypot(x1 - x0, y1 - y0))
+        ang = float(np.arctan2(y1 - y0, x1 - x0) % np.pi)
+        off = float(-np.sin(ang) * x0 + np.cos(ang) * y0)
         for ln in lines:
             da = abs(ang - ln[0])
             if min(da, np.pi - da) < np.radians(4) and abs(off - ln[1]) < 4 and da < np.pi / 2:
-                ln[2] += length
+                ln[2] += length  # the same line, seen again past a gap
                 break
         else:
-            lines.append([ang, off, length, np.array([x0, y0], np.float32), normal])
+            lines.append([ang, off, length, np.array([x0, y0], np.float32)])
     lines.sort(key=lambda ln: -ln[2])
     return [
         (ln[3], np.array([np.cos(ln[0]), np.sin(ln[0])], np.float32), ln[2]) for ln in lines[:14]
@@ -295,11 +290,6 @@ def line_quads(
         if len(out) >= most:
             break
     return out
-
-
-def edge_mask(small_bgr: np.ndarray) -> np.ndarray:
-    """The union of :func:`edge_regions` as one mask."""
-    return edge_regions(small_bgr)[0]
 
 
 def difference_mask(small_bgr: np.ndarray, empty_small: np.ndarray) -> np.ndarray:
