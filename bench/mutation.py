@@ -456,15 +456,19 @@ def main(argv: list[str] | None = None) -> int:
                quiet=args.quiet)
 
     results = {m.name: m for m in read_results(workdir)}
-    # Survivors get the property tests only when asked (slow: a minute each on a busy
-    # machine); untraced mutants always get the scenario tests (all of them).
-    second = SURVIVED_CODES if args.property_tests else set()
-    unattributed = {n: SLOW_TESTS if results[n].exit_code in SURVIVED_CODES else SCENARIO_TESTS
+    # Every mutant mutmut did not kill runs again in a fresh process: untraced mutants
+    # and survivors against all the part's scenario tests, or survivors against the
+    # property tests when asked (slow: a minute each on a busy machine). A fresh process
+    # matters: mutmut's forked workers imported the package before the mutant was
+    # chosen, so code that runs at import time (the option table's field helper, the
+    # event names) is never mutated there and such mutants "survive" every test.
+    unattributed = {n: SLOW_TESTS if args.property_tests and results[n].exit_code in SURVIVED_CODES
+                    else SCENARIO_TESTS
                     for n in selected if n in results
-                    and results[n].exit_code in NO_TEST_CODES | second}
+                    and results[n].exit_code in NO_TEST_CODES | SURVIVED_CODES}
     if unattributed and not args.report:
-        print(f"{len(unattributed)} mutants to run outside mutmut (untraced code"
-              f"{', survivors with the property tests' if second else ''})", flush=True)
+        print(f"{len(unattributed)} mutants to run again in a fresh process (survivors and untraced code"
+              f"{', survivors with the property tests' if args.property_tests else ''})", flush=True)
         fallback = run_unattributed(workdir, unattributed, args.workers)
         (workdir / FALLBACK_NOTE).write_text(json.dumps(fallback))
     fallback = json.loads((workdir / FALLBACK_NOTE).read_text()) if (workdir / FALLBACK_NOTE).exists() else {}
