@@ -1,4 +1,5 @@
-"""Hub side of the reader-hub line protocol (docs/hub-protocol.md): the encoder.
+"""Hub side of the reader-hub line protocol (docs/hub-protocol.md): the encoder, and
+the reader of the host's few commands (``ZONES``).
 
 MicroPython subset on purpose: no dataclasses, no typing, no imports at all, so the
 same file runs on the Pico and under CPython in the project's tests, which feed every
@@ -9,6 +10,7 @@ controller/readers/hub_protocol.py; the two are kept in step by those tests.
 PROTOCOL_VERSION = 1
 SEQ_MODULUS = 65536
 MAX_DETAIL = 64
+MAX_LINE = 160  # longest command line kept, like the longest line the hub sends
 
 
 def _crc_table():
@@ -110,3 +112,68 @@ class LineWriter:
 
     def recover(self, zone):
         return self._send(self._head("RECOVER") + " " + (zone or "-"))
+
+    def zones(self, zones):
+        """The answer to ZONES: the zones whose readers take turns from now on."""
+        return self._send(self._head("ZONES") + " " + ",".join(zones))
+
+    def error(self, code, detail=""):
+        """The answer to a command the hub cannot carry out (``code`` a token)."""
+        body = self._head("ERR") + " " + code
+        detail = clean_text(detail)
+        if detail:
+            body += " " + detail
+        return self._send(body)
+
+
+def command_body(line):
+    """The body of one command line from the host, or ``(None, why)`` for a bad one.
+
+    The host frames its commands like the hub's lines (``$ZONES deal*XXXX``) and the
+    checksum is checked; a bare body (``ZONES deal``) is taken as it is, so a person
+    at a terminal can type one. Returns ``(body, None)`` or ``(None, reason)``: no
+    exception classes, which MicroPython makes awkward to give attributes.
+    """
+    line = line.strip()
+    if not line.startswith("$"):
+        return line, None
+    star = line.rfind("*")
+    if star < 0 or len(line) - star != 5:
+        return None, "no checksum"
+    body = line[1:star]
+    try:
+        crc = int(line[star + 1 :], 16)
+    except ValueError:
+        return None, "checksum not hex"
+    if crc != crc16(body.encode()):
+        return None, "checksum mismatch"
+    return body, None
+
+
+class CommandReader:
+    """Characters from the host in, whole command lines out (without the line end).
+
+    The host's bytes arrive a few at a time; the unfinished tail is kept between
+    calls. A run longer than any command is dropped up to its line end, so noise on
+    the port cannot make the hub hoard memory.
+    """
+
+    def __init__(self, limit=MAX_LINE):
+        self.limit = limit
+        self.pending = ""
+        self.overlong = False
+
+    def feed(self, text):
+        lines = []
+        for ch in text:
+            if ch == "\n":
+                if not self.overlong and self.pending.strip():
+                    lines.append(self.pending.strip())
+                self.pending = ""
+                self.overlong = False
+            elif not self.overlong:
+                self.pending += ch
+                if len(self.pending) > self.limit:
+                    self.pending = ""
+                    self.overlong = True
+        return lines

@@ -1,4 +1,5 @@
-"""Reader hub entry point on the Pico: build the readers, then poll for ever.
+"""Reader hub entry point on the Pico: build the readers, then poll for ever, taking
+the host's commands (``ZONES``) from USB serial between turns.
 
 Everything worth testing lives in hubproto.py, poller.py, rc522.py, pn532.py and
 board.py; this file only joins them to ``machine``, ``time`` and USB serial.
@@ -25,6 +26,33 @@ def usb_writer():
     return lambda line: sys.stdout.write(line.decode())
 
 
+def usb_commands():
+    """A function that returns the command lines the host has sent so far, never waiting.
+
+    ``select.poll`` on stdin says whether a character is waiting; each is read on its
+    own so the loop never blocks and the readers keep their turns.
+    """
+    import select
+
+    poll = select.poll()
+    poll.register(sys.stdin, select.POLLIN)
+    reader = hubproto.CommandReader()
+
+    def lines():
+        got = ""
+        while len(got) < 64:
+            ready = poll.poll(0)
+            if not ready:
+                break
+            ch = ready[0][0].read(1)
+            if not ch:
+                break  # end of input: no host on the other side
+            got += ch
+        return reader.feed(got) if got else []
+
+    return lines
+
+
 def main():
     led = machine.Pin("LED", machine.Pin.OUT)
     write = usb_writer()
@@ -49,8 +77,12 @@ def main():
         retry_ms=config.RETRY_MS,
         fault_ms=config.FAULT_MS,
     )
+    commands = usb_commands()
     dog = machine.WDT(timeout=config.WATCHDOG_MS) if config.WATCHDOG_MS else None
     while True:
+        for line in commands():
+            body, problem = hubproto.command_body(line)
+            hub.command(body, problem)
         wait = hub.step()
         if dog is not None:
             dog.feed()

@@ -33,9 +33,16 @@ is neither set up again nor rested, and the tag that lay there before is kept (i
 most likely under the new card), so no GONE is sent for it while the pile lasts.
 Times are MicroPython ticks, only combined through the given ``ticks_diff`` and
 ``ticks_add``, so the 30-bit wrap of ``time.ticks_ms`` on the Pico is harmless.
+
+Which readers take turns: all of them after boot; the host narrows that with the
+``ZONES`` command (:meth:`Poller.command`). A brisk deal slides a card over the deal
+spot in less time than a round of six readers takes, so while the cards are dealt the
+host asks for the deal spot alone and the deal reader gets every turn. A reader left
+out keeps what it knew (its lying tag, its fault) untouched, and no GONE is sent for
+it: nobody looked, so nothing is known to have left.
 """
 
-FIRMWARE_VERSION = "1.0.0"
+FIRMWARE_VERSION = "1.1.0"
 
 _CODE_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789_-."
 
@@ -102,6 +109,7 @@ class Poller:
         if len(set(zones)) != len(zones):
             raise ValueError("two readers for one zone")
         self.states = [ZoneState(r) for r in readers]
+        self.polled = list(self.states)  # the readers taking turns (ZONES narrows them)
         self.writer = writer
         self.ticks_ms = ticks_ms
         self.ticks_diff = ticks_diff
@@ -126,6 +134,42 @@ class Poller:
     @property
     def zones(self):
         return [s.zone for s in self.states]
+
+    def command(self, body, problem=None):
+        """Carry out one command from the host; every command is answered.
+
+        ``body`` is the command's text (``hubproto.command_body`` takes it out of its
+        line), or None for a damaged line, with ``problem`` saying how.
+
+        ``ZONES all`` or ``ZONES deal,trump``: poll those readers only, answered by a
+        ZONES line naming them. Anything the hub cannot do is answered by ERR (``frame``:
+        a damaged line; ``unknown``: a command it does not know; ``zone``: a zone it has
+        no reader for), and nothing changes.
+        """
+        if not self._started:
+            self.start()
+        if body is None:
+            self.writer.error("frame", problem or "damaged line")
+            return
+        words = body.split(" ")
+        if words[0] == "ZONES" and len(words) == 2:
+            self._choose(words[1])
+        else:
+            self.writer.error("unknown", words[0])
+
+    def _choose(self, names):
+        if names == "all":
+            chosen = list(self.states)
+        else:
+            wanted = names.split(",")
+            missing = [z for z in wanted if z not in self.zones]
+            if missing:
+                self.writer.error("zone", "no reader for " + ",".join(missing))
+                return
+            chosen = [s for s in self.states if s.zone in wanted]
+        self.polled = chosen
+        self._index = 0
+        self.writer.zones([s.zone for s in chosen])
 
     def start(self):
         """HELLO (seq 0), then initialise every reader, reporting those that fail."""
@@ -153,8 +197,9 @@ class Poller:
     # --- a turn ---------------------------------------------------------------------
 
     def _begin_turn(self, now):
-        state = self.states[self._index]
-        self._index = (self._index + 1) % len(self.states)
+        polled = self.polled
+        state = polled[self._index % len(polled)]
+        self._index = (self._index + 1) % len(polled)
         if state.faulty and self.ticks_diff(now, state.next_retry) < 0:
             return 0  # not yet time to try the broken reader again
         if state.needs_init and not self._init(state, now):

@@ -19,12 +19,17 @@ cannot be reopened makes the driver look for the hub on the other serial ports a
 take the first that speaks the protocol (``hub_finder``): a hub that came back as
 ``/dev/ttyACM1`` is found again. ``driver.port`` is the path in use.
 
+The one thing the host says to the hub: which zones to poll (:meth:`HubDriver.poll_zones`,
+``hub_zones``). Any thread may call it; the reader thread writes the command between
+reads, again after every reconnect, and gives up quietly on a hub that does not answer.
+
 Use::
 
     driver = HubDriver(HubConfig(port="/dev/ttyACM0"), on_event=handle).start()
     ...                      # handle(TagSeen | ReaderFault) runs on the reader thread
     driver.stats()           # HubStats: bad lines by kind, gaps, repeats dropped, ...
-    driver.status()          # HubStatus: connected, alive, hello, faulty, present
+    driver.status()          # HubStatus: connected, alive, hello, faulty, present, polled
+    driver.poll_zones(["deal"])  # the deal is under way; poll_zones(None): every reader
     driver.stop()
 
 With the simulator, ``port`` is ``VirtualHub().port`` (see ``virtual_hub``).
@@ -38,7 +43,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -94,6 +99,8 @@ class HubConfig:
     watch runs and how long :meth:`HubDriver.stop` takes, not the latency of a line.
     ``search``: globs of other ports to try when ``port`` cannot be opened (empty: only
     ``port``); a candidate is the hub if a good line arrives within ``probe_timeout`` s.
+    ``write_timeout``: how long a command may take to leave; a hub whose input is full
+    (older firmware reads none) must not hold up the reading.
     """
 
     port: str
@@ -107,6 +114,7 @@ class HubConfig:
     poll_interval: float = 0.05
     search: tuple[str, ...] = ()
     probe_timeout: float = 2.5
+    write_timeout: float = 0.5
 
 
 def asyncio_sink(loop: asyncio.AbstractEventLoop, target: asyncio.Queue[HubEvent]) -> EventSink:
@@ -126,7 +134,11 @@ def open_serial(config: HubConfig) -> Any:
     refused while the service holds the hub, instead of both reading garbage.
     """
     return serial.serial_for_url(
-        config.port, baudrate=config.baudrate, timeout=config.poll_interval, exclusive=True
+        config.port,
+        baudrate=config.baudrate,
+        timeout=config.poll_interval,
+        write_timeout=config.write_timeout,
+        exclusive=True,
     )
 
 
@@ -211,6 +223,15 @@ class HubDriver:
         """The path the hub was last opened at (not ``config.port`` once it was found elsewhere)."""
         return self._path
 
+    def poll_zones(self, zones: Iterable[str] | None) -> None:
+        """Ask the hub to poll only ``zones`` (None: every reader). Returns at once.
+
+        The reader thread sends it within ``poll_interval``; ``status().polled`` says
+        what the hub confirmed. A hub that does not take the command polls them all.
+        """
+        with self._lock:
+            self._tracker.zones.want(zones)
+
     def wait_connected(self, timeout: float | None = None) -> bool:
         """Block until the port is open (for start-up and tests)."""
         return self._connected.wait(timeout)
@@ -287,8 +308,22 @@ class HubDriver:
             self._path = found.path
             return found.port, found.pending
 
+    def _command(self, port: Any) -> None:
+        """Write the ZONES command the tracker wants sent now, if any."""
+        with self._lock:
+            line = self._tracker.zone_command(self._clock())
+        if line is None:
+            return
+        try:
+            port.write(line)
+        except serial.SerialTimeoutException:
+            log.warning("the hub takes no commands (its input is full): it polls every reader")
+            with self._lock:
+                self._tracker.zones.give_up()
+
     def _pump(self, port: Any) -> None:
         while not self._stop.is_set():
+            self._command(port)
             data = port.read(1)  # blocks until a byte arrives or poll_interval passes
             if data:
                 waiting = port.in_waiting

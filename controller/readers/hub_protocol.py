@@ -113,7 +113,31 @@ class Recover:
     zone: str | None
 
 
-HubMessage = Hello | TagRead | TagGone | Heartbeat | Fault | Recover
+@dataclass(frozen=True, slots=True)
+class Zones:
+    """The hub's answer to the host's ZONES command: the readers taking turns now."""
+
+    seq: int
+    zones: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """The hub's answer to a command it cannot carry out (ERR): nothing changed.
+
+    ``code``: ``frame`` (the command line was damaged), ``unknown`` (a command the hub
+    does not know), ``zone`` (a zone it has no reader for).
+    """
+
+    seq: int
+    code: str
+    detail: str = ""
+
+
+HubMessage = Hello | TagRead | TagGone | Heartbeat | Fault | Recover | Zones | Refused
+
+#: Every zone the hub has: the argument of ``ZONES`` that undoes a narrower one.
+ALL_READERS = "all"
 
 
 # --- errors ---------------------------------------------------------------------------
@@ -200,6 +224,11 @@ def message_body(msg: HubMessage) -> str:
         return f"{body} {msg.detail}" if msg.detail else body
     if isinstance(msg, Recover):
         return f"RECOVER {msg.seq} {_zone_token(msg.zone)}"
+    if isinstance(msg, Zones):
+        return f"ZONES {msg.seq} " + ",".join(msg.zones)
+    if isinstance(msg, Refused):
+        body = f"ERR {msg.seq} {msg.code}"
+        return f"{body} {msg.detail}" if msg.detail else body
     if isinstance(msg, Hello):
         parts = [f"HELLO {msg.seq}", f"proto={msg.proto}", f"fw={msg.firmware}"]
         parts.append("zones=" + ",".join(msg.zones))
@@ -214,6 +243,17 @@ def message_body(msg: HubMessage) -> str:
 def frame(body: bytes) -> bytes:
     """Wrap a body as a full line: start marker, checksum and line end."""
     return b"$" + body + b"*%04X\n" % crc16(body)
+
+
+def zones_command(zones: tuple[str, ...] | None) -> bytes:
+    """The host's command line asking the hub to poll only ``zones`` (None: all of them).
+
+    Framed like the hub's lines but without a sequence number: ``$ZONES deal*XXXX``.
+    """
+    if zones is not None:
+        if not zones or not _ZONES.issuperset(zones) or len(set(zones)) != len(zones):
+            raise ValueError(f"not a list of zones: {zones!r}")
+    return frame(("ZONES " + (ALL_READERS if zones is None else ",".join(zones))).encode("ascii"))
 
 
 def encode(msg: HubMessage) -> bytes:
@@ -330,6 +370,21 @@ def _decode_body(body: str, line: bytes) -> HubMessage:
         return Recover(_seq(parts[1], line), _fault_zone(parts[2], line))
     if kind == "HELLO":
         return _decode_hello(body.split(" "), line)
+    if kind == "ZONES":
+        parts = body.split(" ")
+        _arity(parts, 3, line)
+        zones = tuple(_zone(z, line) for z in parts[2].split(","))
+        if len(set(zones)) != len(zones):
+            raise MalformedMessage("ZONES names a zone twice", line)
+        return Zones(_seq(parts[1], line), zones)
+    if kind == "ERR":
+        parts = body.split(" ", 3)
+        if len(parts) < 3:
+            raise MalformedMessage("ERR takes seq, code and optional detail", line)
+        detail = parts[3] if len(parts) == 4 else ""
+        if len(detail) > MAX_DETAIL or (len(parts) == 4 and not detail.strip()):
+            raise MalformedMessage("bad ERR detail", line)
+        return Refused(_seq(parts[1], line), _token(parts[2], "error code", line), detail)
     if not kind:
         raise MalformedMessage("empty message type", line)
     raise UnknownMessage(f"unknown message type {kind[:16]!r}", line)
@@ -362,6 +417,24 @@ def _decode_hello(parts: list[str], line: bytes) -> Hello:
         heartbeat_ms=None if hb is None else _uint(hb, "heartbeat interval", line),
         repeat_ms=None if repeat is None else _uint(repeat, "repeat interval", line),
     )
+
+
+def decode_command(line: bytes) -> list[str]:
+    """The words of one command line from the host (``ZONES deal``), as the firmware reads it.
+
+    A framed line's checksum must hold (``ChecksumMismatch``, ``TruncatedLine``); a bare
+    line without ``$`` is taken as typed (a person at a terminal). For the virtual hub.
+    """
+    line = line.strip()
+    if not line.startswith(START):
+        return line.decode("ascii", "replace").split(" ")
+    star = line.rfind(CHECKSUM_MARK)
+    if star < 0 or len(line) - star != 5 or not _HEX_UPPER.issuperset(line[star + 1 :]):
+        raise TruncatedLine("no '*XXXX' checksum at the end", line)
+    body = line[1:star]
+    if int(line[star + 1 :], 16) != crc16(body):
+        raise ChecksumMismatch("checksum does not match", line)
+    return body.decode("ascii", "replace").split(" ")
 
 
 def split_fragments(line: bytes) -> list[bytes]:

@@ -16,7 +16,9 @@ Rules it applies (see ``docs/hub-protocol.md``):
 * a tag lying on a reader is one sighting however often it is read. It counts again
   only after the hub said GONE, another tag was read in that zone, or it has not been
   read for the removal silence (the silence clock stops while the link is down);
-* no heartbeat for ``heartbeat_timeout`` is a fault (once, until heartbeats return).
+* no heartbeat for ``heartbeat_timeout`` is a fault (once, until heartbeats return);
+* a zone the hub does not poll now (``ZONES``, see ``hub_zones``) keeps what lay on it:
+  its silence clock stops until the hub polls it again, as while the link is down.
 """
 
 from __future__ import annotations
@@ -35,10 +37,13 @@ from controller.readers.hub_protocol import (
     HubLineError,
     HubMessage,
     Recover,
+    Refused,
     TagGone,
     TagRead,
+    Zones,
     decode_line,
 )
+from controller.readers.hub_zones import ZoneRequest
 from controller.readers.sightings import ReaderFault, TagSeen
 
 HubEvent = TagSeen | ReaderFault
@@ -82,6 +87,8 @@ class HubStatus:
     hello: Hello | None
     faulty: dict[str | None, str]
     present: dict[str, str]
+    #: the zones the hub said it polls now; None: every reader
+    polled: tuple[str, ...] | None = None
 
 
 @dataclass(slots=True)
@@ -117,6 +124,7 @@ class HubTracker:
         self._bad_pending: Counter[BadLineKind] = Counter()
         self._bad_last = b""
         self._next_bad_report = float("-inf")
+        self.zones = ZoneRequest()
 
     # --- link state ---------------------------------------------------------------
 
@@ -129,7 +137,12 @@ class HubTracker:
         self._alive = True
         for presence in self._present.values():
             presence.last_read = now  # the silence clock does not run while unplugged
+        self.zones.on_connected()
         return []
+
+    def zone_command(self, now: float) -> bytes | None:
+        """A ZONES command line the driver should write now, if any."""
+        return self.zones.due(now, self.hello.zones if self.hello else None)
 
     def on_disconnected(self, now: float, wall: float, reason: str) -> list[HubEvent]:
         """The port failed. An unfinished line is still used if its checksum holds."""
@@ -192,6 +205,7 @@ class HubTracker:
             hello=self.hello,
             faulty=dict(self._faulty),
             present={zone: p.tag for zone, p in self._present.items()},
+            polled=self.zones.polled,
         )
 
     # --- internals ------------------------------------------------------------------
@@ -286,15 +300,36 @@ class HubTracker:
                 events.append(self._fault(f"{where} {text}", wall, zone=msg.zone))
         elif isinstance(msg, Recover):
             self._faulty.pop(msg.zone, None)
+        elif isinstance(msg, Zones):
+            self._polling(self.zones.polled, msg, now)
+        elif isinstance(msg, Refused):
+            self.zones.on_refused(msg.code)
         elif isinstance(msg, Hello):
             self.stats.hellos += 1
             self.hello = msg
+            if msg.seq == 0:  # booted: every reader is polled again
+                self._resume(self.zones.polled, None, now)
+                self.zones.on_reboot()
             if msg.proto != PROTOCOL_VERSION:
                 events.append(
                     self._fault(
                         f"hub speaks protocol {msg.proto}, this host {PROTOCOL_VERSION}", wall
                     )
                 )
+
+
+    def _polling(self, before: tuple[str, ...] | None, msg: Zones, now: float) -> None:
+        self.zones.on_answer(msg.zones, self.hello.zones if self.hello else None)
+        self._resume(before, self.zones.polled, now)
+
+    def _resume(
+        self, before: tuple[str, ...] | None, after: tuple[str, ...] | None, now: float
+    ) -> None:
+        """Zones polled again start their silence clock afresh: nobody looked meanwhile."""
+        for zone, presence in self._present.items():
+            paused = before is not None and zone not in before
+            if paused and (after is None or zone in after):
+                presence.last_read = now
 
 
 class TruncatedAtDisconnect(HubLineError):

@@ -19,6 +19,16 @@ Behaviour, chosen to match the firmware:
   at 0 and lines in flight at the unplug are lost, but the snapshot re-reports every
   tag still lying, so no card on the table is lost.
 * Sequence numbers are given when a line is written, so they are always in order.
+* It reads the host's commands like firmware 1.1: ``ZONES`` narrows the readers
+  polled (answered by a ZONES line, or ERR for a zone it lacks, a damaged line or an
+  unknown command). A tag put on a zone that is not polled is not reported until the
+  zone is polled again. ``commands=HubCommands.IGNORED`` plays older firmware, which
+  reads nothing; ``REFUSED`` one that answers every command with ERR.
+* ``reader_turn`` (seconds) models the readers' turns (``hub_poll_model``): a tag is
+  then read only if it lay on its reader through one of that reader's turns, and
+  GONE comes from the debounce, so a card slid past quickly can be missed, fewer
+  polled zones mean more turns each, and ``bench/dealing.py`` measures the difference.
+  Without it (the default) every tag put down is read at once.
 
 One daemon thread writes to the pty; every public method may be called from any
 thread and returns at once (use :meth:`drain` to wait until everything is written).
@@ -36,6 +46,7 @@ Use::
 from __future__ import annotations
 
 import contextlib
+import enum
 import errno
 import fcntl
 import os
@@ -50,20 +61,34 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from controller.readers.hub_framing import LineAssembler
+from controller.readers.hub_poll_model import PollModel, Reading
 from controller.readers.hub_protocol import (
     SEQ_MODULUS,
     Fault,
     Heartbeat,
     Hello,
+    HubLineError,
     HubMessage,
     Recover,
+    Refused,
     TagGone,
     TagRead,
+    Zones,
+    decode_command,
     encode,
 )
 from controller.readers.sightings import ALL_ZONES
 
 MessageMaker = Callable[[int], HubMessage]
+
+
+class HubCommands(enum.Enum):
+    """How the hub takes the host's commands: which firmware it plays."""
+
+    TAKEN = "taken"  # firmware 1.1 and later: ZONES is carried out and answered
+    IGNORED = "ignored"  # firmware 1.0: reads nothing the host sends
+    REFUSED = "refused"  # answers every command with ERR unknown
 Mangler = Callable[[bytes], bytes]
 
 
@@ -113,6 +138,9 @@ class VirtualHub:
         hello_interval: float | None = 10.0,
         link_path: str | os.PathLike[str] | None = None,
         connect_settle: float = 0.05,
+        commands: HubCommands = HubCommands.TAKEN,
+        reader_turn: float | None = None,
+        gone_misses: int = 3,
     ) -> None:
         self.zones = tuple(zones)
         unknown = set(self.zones) - set(ALL_ZONES)
@@ -123,6 +151,9 @@ class VirtualHub:
         self.repeat_interval = repeat_interval
         self.hello_interval = hello_interval
         self.connect_settle = connect_settle
+        self.commands = commands
+        self.reader_turn = reader_turn
+        self.gone_misses = gone_misses
         self._tmpdir: str | None = None
         if link_path is None:
             self._tmpdir = tempfile.mkdtemp(prefix="virtual-hub-")
@@ -150,6 +181,14 @@ class VirtualHub:
             fcntl.fcntl(fd, fcntl.F_SETFL, os.O_NONBLOCK)
         self.lines_written = 0
         self.host_connects = 0
+        self.commands_read: list[list[str]] = []
+        self._polled = self.zones
+        self._inbox = LineAssembler()
+        self._model = (
+            None
+            if reader_turn is None
+            else PollModel(self.zones, reader_turn, repeat_interval, gone_misses)
+        )
 
     # --- life cycle -------------------------------------------------------------------
 
@@ -190,6 +229,11 @@ class VirtualHub:
         tag = tag.upper()
         with self._lock:
             self._tags[zone] = tag
+            if self._model is not None:
+                self._model.place(zone, tag, time.monotonic())
+                return
+            if zone not in self._polled:
+                return  # nobody looks there now: read when the zone is polled again
             for _ in range(reads):
                 self._queue(_Line(lambda seq, z=zone, t=tag: TagRead(seq, z, t)))
 
@@ -204,11 +248,14 @@ class VirtualHub:
         """The tag lying on a zone's reader is taken away (GONE)."""
         with self._lock:
             tag = self._tags.pop(zone, None)
-            if tag is not None:
+            if self._model is not None:
+                self._model.remove(zone, time.monotonic())
+                return
+            if tag is not None and zone in self._polled:
                 self._queue(_Line(lambda seq, z=zone, t=tag: TagGone(seq, z, t)))
 
     def lying(self) -> dict[str, str]:
-        """Which tag lies where, as the hub believes."""
+        """Which tag lies where (put down and not lifted)."""
         with self._lock:
             return dict(self._tags)
 
@@ -267,6 +314,18 @@ class VirtualHub:
     # --- the cable ----------------------------------------------------------------------
 
     @property
+    def polled(self) -> tuple[str, ...]:
+        """The zones whose readers take turns now (all of them unless ZONES said less)."""
+        with self._lock:
+            return self._polled
+
+    @property
+    def turns(self) -> int:
+        """Reader turns taken so far (with ``reader_turn``)."""
+        with self._lock:
+            return self._model.turns_run if self._model is not None else 0
+
+    @property
     def plugged(self) -> bool:
         with self._lock:
             return self._master is not None
@@ -315,6 +374,10 @@ class VirtualHub:
             self._boot = time.monotonic()
             self._host_open = False
             self._greeted = False
+            self._polled = self.zones  # a rebooted hub polls every reader
+            self._inbox = LineAssembler()
+            if self._model is not None:
+                self._model.restart(self._boot)
         self._wake()
 
     def wait_host(self, timeout: float | None = None) -> bool:
@@ -364,7 +427,8 @@ class VirtualHub:
         """HELLO plus the current state: what a host that just connected must learn."""
         items = [_Line(self._hello)]
         for zone, tag in self._tags.items():
-            items.append(_Line(lambda seq, z=zone, t=tag: TagRead(seq, z, t)))
+            if zone in self._polled:
+                items.append(_Line(lambda seq, z=zone, t=tag: TagRead(seq, z, t)))
         for zone, (code, detail) in self._faulty.items():
             items.append(_Line(lambda seq, z=zone, c=code, d=detail: Fault(seq, z, c, d)))
         return items
@@ -402,6 +466,8 @@ class VirtualHub:
             self._host_open = self._greeted = False
             self._wbuf.clear()  # the part of a line the host did not read is gone
         if not self._host_open:
+            if self._model is not None:
+                self._model.idle(now)
             return 0.01
         if not self._greeted:
             greet_at = self._host_since + self.connect_settle
@@ -419,11 +485,16 @@ class VirtualHub:
             if self._heartbeats:
                 self._queue(_Line(self._heartbeat))
             self._next_hb = now + self.heartbeat_interval
+        self._read_commands(master)
         deadlines = [self._next_hb]
-        if self.repeat_interval is not None:
+        if self._model is not None:
+            self._turns(now)
+            deadlines.append(self._model.next_turn_end)
+        elif self.repeat_interval is not None:
             if now >= self._next_repeat:
                 for zone, tag in self._tags.items():
-                    self._queue(_Line(lambda seq, z=zone, t=tag: TagRead(seq, z, t)))
+                    if zone in self._polled:
+                        self._queue(_Line(lambda seq, z=zone, t=tag: TagRead(seq, z, t)))
                 self._next_repeat = now + self.repeat_interval
             deadlines.append(self._next_repeat)
         if self.hello_interval is not None:
@@ -433,6 +504,56 @@ class VirtualHub:
             deadlines.append(self._next_hello)
         self._write(master)
         return max(0.0, min(deadlines) - now)
+
+    def _turns(self, now: float) -> None:
+        """The reader turns that ended by now, as lines (with ``reader_turn``)."""
+        assert self._model is not None
+        for report in self._model.run(now):
+            kind = TagRead if report.kind is Reading.TAG else TagGone
+            self._queue(_Line(lambda seq, k=kind, z=report.zone, t=report.tag: k(seq, z, t)))
+
+    def _read_commands(self, master: int) -> None:
+        """Take the host's command lines from the pty, as the firmware does between turns."""
+        try:
+            data = os.read(master, 4096)
+        except (BlockingIOError, OSError):
+            return
+        if self.commands is HubCommands.IGNORED:
+            return
+        for line in self._inbox.feed(data):
+            self._command(line)
+
+    def _command(self, line: bytes) -> None:
+        if not line.strip():
+            return
+        try:
+            words = decode_command(line)
+        except HubLineError as err:
+            self._queue(_Line(lambda seq, d=str(err): Refused(seq, "frame", d[:64])))
+            return
+        self.commands_read.append(words)
+        if self.commands is HubCommands.REFUSED or words[0] != "ZONES" or len(words) != 2:
+            self._queue(_Line(lambda seq, w=words[0][:32]: Refused(seq, "unknown", w)))
+            return
+        wanted = self.zones if words[1] == "all" else tuple(words[1].split(","))
+        missing = [z for z in wanted if z not in self.zones]
+        if missing:
+            detail = "no reader for " + ",".join(missing)
+            self._queue(_Line(lambda seq: Refused(seq, "zone", detail[:64])))
+            return
+        self._choose(tuple(z for z in self.zones if z in wanted))
+
+    def _choose(self, zones: tuple[str, ...]) -> None:
+        resumed = [z for z in zones if z not in self._polled]
+        self._polled = zones
+        self._queue(_Line(lambda seq: Zones(seq, zones)))
+        if self._model is not None:
+            self._model.choose(zones)
+            return
+        for zone in resumed:  # the first turn there reads what lies there now
+            tag = self._tags.get(zone)
+            if tag is not None:
+                self._queue(_Line(lambda seq, z=zone, t=tag: TagRead(seq, z, t)))
 
     def _write(self, master: int) -> None:
         """Write as much as the pty takes without blocking (called with the lock held)."""
@@ -459,7 +580,8 @@ class VirtualHub:
         poller = select.poll()
         poller.register(self._wake_r, select.POLLIN)
         if master is not None:
-            poller.register(master, select.POLLOUT if pending else 0)
+            # POLLIN: a command from the host is read (and answered) at once
+            poller.register(master, select.POLLIN | (select.POLLOUT if pending else 0))
         poller.poll(timeout * 1000)
         with contextlib.suppress(BlockingIOError, OSError):
             os.read(self._wake_r, 4096)

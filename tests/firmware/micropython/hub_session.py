@@ -15,6 +15,7 @@ import sys
 import config
 import machine
 import mfrc522_sim
+import usb_host
 
 END_MS = 3000
 SEAT1_CARD = b"\x04\xa1\xb2\xc3\xd4\xe5\xf6"
@@ -64,7 +65,9 @@ class VirtualTime:
             raise Stop()
 
 
-sys.modules["time"] = VirtualTime()
+clock = VirtualTime()
+sys.modules["time"] = clock
+sys.modules["select"] = usb_host.Select(clock.ticks_ms)  # a host that sends nothing
 try:
     import main  # noqa: F401 - runs the hub until the clock says stop
 except Stop:
