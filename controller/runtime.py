@@ -23,7 +23,16 @@ def start_hub(service: TableService, port: str, source: str = "rfid-hub", *, sea
                                  heartbeat_timeout=cfg.heartbeat_timeout,
                                  search=DEFAULT_SEARCH if search else ()),
                        on_event=service.on_reader_event)
+    follow_the_deal(service, driver)
     return driver.start()
+
+
+def follow_the_deal(service: TableService, driver: HubDriver) -> None:
+    """Keep the hub polling the zones that matter now: the deal spot alone while the cards
+    of a read deal come, every zone otherwise (``Referee.zones_in_use``, docs/hub-protocol.md)."""
+    referee = service.referee
+    driver.poll_zones(referee.zones_in_use())
+    referee.subscribe(lambda _event: driver.poll_zones(referee.zones_in_use()))
 
 
 def table_log_text(service: TableService) -> str:

@@ -48,6 +48,25 @@ def sighting_input(match: Match, zone: str, c: Card) -> Any | None:
     return None
 
 
+def zones_in_use(match: Match | None) -> tuple[str, ...] | None:
+    """The zones whose cards mean something now, or None for every zone.
+
+    For a reader hub, which polls its readers one at a time: a card slid briskly over
+    the deal spot is only seen if the deal reader gets (nearly) every turn. So while the
+    cards of a read deal are coming, only the deal spot is asked for, and the trump spot
+    once the first cards each are out and trump is not yet known (a trump card may be
+    put down). Anything else (played mode, the draw, play, between matches) is every zone.
+    """
+    if match is None or not match.dealt_mode or match.phase not in (Phase.DEAL, Phase.CALL):
+        return None
+    h = match.hand
+    if h is None or h.deal_index >= 52:
+        return None
+    if h.trump is None and h.deal_index >= 4 * h.first_batch:
+        return (DEAL_ZONE, TRUMP_ZONE)
+    return (DEAL_ZONE,)
+
+
 # ---------------------------------------------------------------- table -> engine: a command
 
 class CommandError(ValueError):

@@ -27,6 +27,7 @@ from controller.referee.actions import (
     CommandError,
     sighting_input,
     to_engine_input,
+    zones_in_use,
 )
 from controller.referee.journal import Entry, Journal, JournalError
 from controller.referee.notices import (
@@ -516,6 +517,11 @@ class Referee:
     def last_seq(self) -> int:
         """Sequence number of the last input taken (journaled), 0 before any."""
         return self._seq
+
+    def zones_in_use(self) -> tuple[str, ...] | None:
+        """The zones whose cards mean something now (None: all), for a hub's polling."""
+        with self._lock:
+            return zones_in_use(self.match)
 
     def public_state(self) -> dict[str, Any]:
         with self._lock:
