@@ -128,6 +128,27 @@ def test_the_hubs_main_under_micropython_reads_through_to_the_host(node: str) ->
     assert sum(isinstance(m, host.Heartbeat) for m in messages) == 3
 
 
-@pytest.mark.parametrize("script", ["encoder_lines.py", "hub_session.py"])
+def test_the_hubs_main_takes_the_hosts_zones_command_under_micropython(node: str) -> None:
+    messages = decode_all(under_micropython(node, "hub_commands.py"))
+    assert [m.seq for m in messages] == list(range(len(messages)))
+    answers = [m for m in messages if isinstance(m, host.Zones | host.Refused)]
+    assert [(type(m).__name__, getattr(m, "zones", None), getattr(m, "code", None)) for m in answers] == [
+        ("Zones", ("deal",), None),
+        ("Refused", None, "zone"),
+        ("Refused", None, "frame"),
+        ("Refused", None, "unknown"),
+        ("Zones", host.ALL_ZONES, None),
+    ]
+    narrowed, widened = (messages.index(answers[0]), messages.index(answers[-1]))
+    dealt = [m.tag for m in messages if isinstance(m, host.TagRead) and m.zone == "deal"]
+    first = [t for t in dealt if t.startswith("0D1")]
+    second = [t for t in dealt if t.startswith("0D2")]
+    assert len(first) < 6  # six readers in turn: cards slid past in 20 ms are missed
+    assert second == [f"0D2{i}0001" for i in range(6)]  # the deal reader alone: every one
+    seat1_gone = [i for i, m in enumerate(messages) if isinstance(m, host.TagGone) and m.zone == "seat1"]
+    assert len(seat1_gone) == 1 and seat1_gone[0] > widened > narrowed  # nobody looked meanwhile
+
+
+@pytest.mark.parametrize("script", ["encoder_lines.py", "hub_session.py", "hub_commands.py"])
 def test_micropython_and_cpython_write_the_same_bytes(node: str, script: str) -> None:
     assert under_micropython(node, script) == under_cpython(script)
