@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,20 +20,37 @@ log = logging.getLogger(__name__)
 def start_hub(service: TableService, port: str, source: str = "rfid-hub", *, search: bool = False) -> HubDriver:
     """The hub driver on ``port``; ``search``: find a real hub elsewhere if the port goes."""
     cfg = service.config.hub
+
+    def take(event: Any) -> None:
+        service.on_reader_event(event)
+        follow()  # a dealt card changes what matters, though it makes no public event
+
     driver = HubDriver(HubConfig(port=port, source=source, removal_silence=cfg.removal_silence,
                                  heartbeat_timeout=cfg.heartbeat_timeout,
                                  search=DEFAULT_SEARCH if search else ()),
-                       on_event=service.on_reader_event)
-    follow_the_deal(service, driver)
+                       on_event=take)
+    follow = follow_the_deal(service, driver)
     return driver.start()
 
 
-def follow_the_deal(service: TableService, driver: HubDriver) -> None:
+def follow_the_deal(service: TableService, driver: HubDriver) -> Callable[[], None]:
     """Keep the hub polling the zones that matter now: the deal spot alone while the cards
-    of a read deal come, every zone otherwise (``Referee.zones_in_use``, docs/hub-protocol.md)."""
+    of a read deal come, every zone otherwise (``Referee.zones_in_use``, docs/hub-protocol.md).
+
+    Told now, after every table event (a command: new match, trump called, undo) and by
+    the returned function, which the hub's own events call after each card it reads.
+    Table zones are turned back into the hub's zone names through ``[zones]``.
+    """
     referee = service.referee
-    driver.poll_zones(referee.zones_in_use())
-    referee.subscribe(lambda _event: driver.poll_zones(referee.zones_in_use()))
+    mapping = service.config.zones
+
+    def follow() -> None:
+        wanted = referee.zones_in_use()
+        driver.poll_zones(None if wanted is None else [z for z, t in mapping.items() if t in wanted])
+
+    follow()
+    referee.subscribe(lambda _event: follow())
+    return follow
 
 
 def table_log_text(service: TableService) -> str:

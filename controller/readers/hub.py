@@ -100,7 +100,9 @@ class HubConfig:
     ``search``: globs of other ports to try when ``port`` cannot be opened (empty: only
     ``port``); a candidate is the hub if a good line arrives within ``probe_timeout`` s.
     ``write_timeout``: how long a command may take to leave; a hub whose input is full
-    (older firmware reads none) must not hold up the reading.
+    (older firmware reads none) must not hold up the reading. ``answer_timeout``: how
+    long to wait for the hub's answer to a command before sending it again (three
+    times in all, then the host stops asking until the next connect).
     """
 
     port: str
@@ -115,6 +117,7 @@ class HubConfig:
     search: tuple[str, ...] = ()
     probe_timeout: float = 2.5
     write_timeout: float = 0.5
+    answer_timeout: float = 1.0
 
 
 def asyncio_sink(loop: asyncio.AbstractEventLoop, target: asyncio.Queue[HubEvent]) -> EventSink:
@@ -165,6 +168,7 @@ class HubDriver:
             removal_silence=config.removal_silence,
             heartbeat_timeout=config.heartbeat_timeout,
             bad_line_report_interval=config.bad_line_report_interval,
+            answer_timeout=config.answer_timeout,
         )
         self._lock = threading.Lock()
         self._stop = threading.Event()

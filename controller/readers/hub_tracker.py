@@ -73,6 +73,9 @@ class HubStats:
     disconnects: int = 0
     open_failures: int = 0
     faults_reported: int = 0
+    commands_sent: int = 0
+    commands_answered: int = 0
+    commands_refused: int = 0
 
     def copy(self) -> HubStats:
         return replace(self, bad_by_kind=Counter(self.bad_by_kind))
@@ -89,6 +92,8 @@ class HubStatus:
     present: dict[str, str]
     #: the zones the hub said it polls now; None: every reader
     polled: tuple[str, ...] | None = None
+    #: the hub answers ZONES (True), does not (False: older firmware), not known yet (None)
+    takes_commands: bool | None = None
 
 
 @dataclass(slots=True)
@@ -107,6 +112,7 @@ class HubTracker:
         removal_silence: float | None = 1.5,
         heartbeat_timeout: float | None = 3.0,
         bad_line_report_interval: float = 1.0,
+        answer_timeout: float = 1.0,
     ) -> None:
         self.source = source
         self.removal_silence = removal_silence
@@ -124,7 +130,7 @@ class HubTracker:
         self._bad_pending: Counter[BadLineKind] = Counter()
         self._bad_last = b""
         self._next_bad_report = float("-inf")
-        self.zones = ZoneRequest()
+        self.zones = ZoneRequest(answer_timeout=answer_timeout)
 
     # --- link state ---------------------------------------------------------------
 
@@ -142,7 +148,10 @@ class HubTracker:
 
     def zone_command(self, now: float) -> bytes | None:
         """A ZONES command line the driver should write now, if any."""
-        return self.zones.due(now, self.hello.zones if self.hello else None)
+        line = self.zones.due(now, self.hello.zones if self.hello else None)
+        if line is not None:
+            self.stats.commands_sent += 1
+        return line
 
     def on_disconnected(self, now: float, wall: float, reason: str) -> list[HubEvent]:
         """The port failed. An unfinished line is still used if its checksum holds."""
@@ -206,6 +215,7 @@ class HubTracker:
             faulty=dict(self._faulty),
             present={zone: p.tag for zone, p in self._present.items()},
             polled=self.zones.polled,
+            takes_commands=self.zones.takes_commands,
         )
 
     # --- internals ------------------------------------------------------------------
@@ -301,8 +311,10 @@ class HubTracker:
         elif isinstance(msg, Recover):
             self._faulty.pop(msg.zone, None)
         elif isinstance(msg, Zones):
+            self.stats.commands_answered += 1
             self._polling(self.zones.polled, msg, now)
         elif isinstance(msg, Refused):
+            self.stats.commands_refused += 1
             self.zones.on_refused(msg.code)
         elif isinstance(msg, Hello):
             self.stats.hellos += 1

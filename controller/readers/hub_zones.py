@@ -57,9 +57,8 @@ class ZoneRequest:
     polled: tuple[str, ...] | None = None
     #: the hub refused or never answered: no more commands until a reconnect or reboot
     gave_up: bool = False
-    commands_sent: int = 0
-    answers: int = 0
-    refusals: int = 0
+    #: the hub answered a ZONES command since the link (or the hub) last started
+    answered: bool = False
     _pending: bool = True
     _sent_at: float | None = None
     _sent_wish: tuple[str, ...] | None = None
@@ -89,7 +88,6 @@ class ZoneRequest:
         self._left -= 1
         self._sent_at = now
         self._sent_wish = self.wanted
-        self.commands_sent += 1
         return zones_command(self._for_hub(hub_zones))
 
     def _for_hub(self, hub_zones: tuple[str, ...] | None) -> tuple[str, ...] | None:
@@ -99,6 +97,13 @@ class ZoneRequest:
         mine = tuple(z for z in self.wanted if z in hub_zones)
         return mine or None
 
+    @property
+    def takes_commands(self) -> bool | None:
+        """True once the hub answered, False once the host gave up, None before either."""
+        if self.answered:
+            return True
+        return False if self.gave_up else None
+
     def give_up(self) -> None:
         """The hub does not take commands (a write that never finished): stop sending."""
         self.gave_up = True
@@ -107,7 +112,7 @@ class ZoneRequest:
 
     def on_answer(self, zones: tuple[str, ...], hub_zones: tuple[str, ...] | None) -> None:
         """The hub polls ``zones`` now (its ZONES line)."""
-        self.answers += 1
+        self.answered = True
         every = hub_zones is not None and set(zones) >= set(hub_zones)
         self.polled = None if every else zones
         if self._sent_wish == self.wanted:
@@ -117,7 +122,6 @@ class ZoneRequest:
 
     def on_refused(self, code: str) -> None:
         """ERR: a damaged command is sent again; any other refusal ends the asking."""
-        self.refusals += 1
         if code == "frame":
             self._sent_at = None
         else:
@@ -133,5 +137,5 @@ class ZoneRequest:
 
     def restart(self) -> None:
         self.polled = None
-        self.gave_up = False
+        self.gave_up = self.answered = False
         self._pending, self._sent_at, self._left = True, None, self.tries

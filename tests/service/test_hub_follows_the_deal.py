@@ -1,0 +1,84 @@
+"""The referee tells the reader hub which zones matter: the deal spot alone while the
+cards of a read deal come (plus the trump spot once a trump may be put down), every
+zone otherwise. Against the real chain: virtual hub on a pty, driver, deck map, referee."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.config import Config
+from controller.decks.deckmap import DeckMap
+from controller.readers.sightings import ALL_ZONES
+from controller.readers.virtual_hub import VirtualHub
+from controller.referee.referee import SIGHTING, Referee
+from controller.referee.service import TableService
+from controller.rules import Phase
+from controller.runtime import start_hub
+from controller.sim.simulator import simulated_deck
+from tests.readers.test_hub_driver import wait_until
+from tests.service.tablekit import STORY_HANDS, deal_sightings, new_match_args, see
+
+
+def test_the_zones_that_matter_follow_a_dealt_hand() -> None:
+    r = Referee()
+    assert r.zones_in_use() is None  # no match: every zone
+    r.command("new-match", new_match_args("court-piece"))
+    assert r.zones_in_use() == ("deal",)
+    order = deal_sightings(STORY_HANDS)
+    for card in order[:20]:
+        see(r, "deal", card)
+    assert r.zones_in_use() == ("deal", "trump")  # the caller may put a trump down now
+    r.command("call-trump", {"suit": "S"})
+    assert r.zones_in_use() == ("deal",)
+    for card in order[20:51]:
+        see(r, "deal", card)
+    assert r.zones_in_use() == ("deal",)
+    see(r, "deal", order[51])
+    assert r.match is not None and r.match.phase is Phase.PLAY
+    assert r.zones_in_use() is None
+
+
+def test_a_played_mode_match_reads_no_deal_so_every_zone_is_polled() -> None:
+    r = Referee()
+    r.command("new-match", new_match_args("court-piece", knowledge="played"))
+    assert r.zones_in_use() is None
+
+
+@pytest.fixture
+def table(tmp_path):  # type: ignore[no-untyped-def]
+    deck = simulated_deck()
+    cfg = Config()
+    cfg.table.state_dir = str(tmp_path)
+    hub = VirtualHub(link_path=tmp_path / "hub", heartbeat_interval=0.2).start()
+    service = TableService.open(cfg, DeckMap([deck], deck.name))
+    driver = start_hub(service, hub.port, source="virtual-hub")
+    assert hub.wait_host(10)
+    yield service, hub, driver, deck
+    driver.stop()
+    hub.stop()
+    service.close()
+
+
+def test_the_hub_polls_the_deal_spot_alone_while_the_cards_come_over_it(table) -> None:  # type: ignore[no-untyped-def]
+    service, hub, driver, deck = table
+    r = service.referee
+    wait_until(lambda: driver.status().takes_commands is True)
+    assert hub.polled == ALL_ZONES
+    r.command("new-match", new_match_args("court-piece"))
+    wait_until(lambda: hub.polled == ("deal",))
+    order = deal_sightings(STORY_HANDS)
+
+    def dealt() -> int:
+        return sum(1 for e in r.journal.entries() if e.kind == SIGHTING)  # type: ignore[union-attr]
+
+    for i, card in enumerate(order[:20]):
+        hub.place("deal", deck.tag_of(card))
+        wait_until(lambda i=i: dealt() == i + 1)
+    wait_until(lambda: hub.polled == ("deal", "trump"))
+    r.command("call-trump", {"suit": "S"})
+    wait_until(lambda: hub.polled == ("deal",))
+    for i, card in enumerate(order[20:], start=20):
+        hub.place("deal", deck.tag_of(card))
+        wait_until(lambda i=i: dealt() == i + 1)
+    wait_until(lambda: hub.polled == ALL_ZONES and driver.status().polled is None)
+    assert r.match is not None and r.match.phase is Phase.PLAY
