@@ -12,9 +12,11 @@ What is measured is the club's side, the part that grows with the tables: from t
 moment a table hands a batch to its broker client (``sent``) to the moment the
 scoreboard's in-memory picture holds it (what its pages show). On a club night every
 table is its own Raspberry Pi; here fifty share this machine with the broker and the
-scoreboard, so the workers run at a lower priority (``--sim-nice``) and the time a
-table takes to make its input (rules, bots, its own queue) is reported apart, not
-counted. Figures per phase:
+scoreboard, so the workers run at a lower priority (``--sim-nice``; ``--club-cpus``
+can also give the two sides CPUs of their own, though the tables' sending is part of
+what is measured and then queues on fewer CPUs), and the time a table takes to make
+its input (rules, bots, its own queue) is reported apart, not counted. Figures per
+phase:
 
 - publish-to-scoreboard latency, p50 and p99 (the goal: p99 at N tables within 2x of
   one table);
@@ -23,11 +25,15 @@ counted. Figures per phase:
 - broker CPU: the mosquitto process's user+system time over the phase (/proc);
 - the scoreboard's own time handling messages (decoding, folding, staging for SQLite).
 
-The last line is what ``docs/club.md`` quotes:
+Each round's two phases are a pair measured a minute apart, so besides the p99 over all
+rounds (``pooled_ratio_p99``) the summary gives the median of the rounds' own ratios
+(``ratio_p99``): a burst of other work on a shared machine spoils one round, not the
+figure. The last line is what ``docs/club.md`` quotes:
 
-    club tables=50 p99_ms=... ratio_p99=... broker_cpu_ratio=...
+    club tables=50 p99_ms=... ratio_p99=... pooled_ratio_p99=... broker_cpu_ratio=...
 
     python bench/club.py [--tables 50] [--seconds 60] [--solo-seconds 60] [--rate 20] [--rounds 3]
+                         [--club-cpus all]
 """
 
 from __future__ import annotations
@@ -49,7 +55,26 @@ def parse() -> argparse.Namespace:
                    help="processes running the tables (more: less waiting on one another's interpreter lock)")
     p.add_argument("--sim-nice", type=int, default=10,
                    help="niceness of the table processes: they stand in for the tables' own Pis (default 10)")
+    p.add_argument("--club-cpus", default="all",
+                   help="CPUs for the broker and the scoreboard, e.g. '0'; the table processes get the others "
+                        "(default 'all': every CPU shared; ignored on a machine of one CPU)")
     return p.parse_args()
+
+
+def split_cpus(spec: str) -> tuple[set[int], set[int]]:
+    """(the club's CPUs, the tables' CPUs) out of the ones this process may use: on the
+    night the scoreboard and broker have a machine of their own, and the tables are
+    separate Pis, so fifty simulated tables must not queue in front of the club's side."""
+    import os
+
+    mine = os.sched_getaffinity(0)
+    if spec == "all" or len(mine) < 2:
+        return set(mine), set(mine)
+    club = {int(c) for c in spec.split(",") if c.strip()} & mine
+    tables = mine - club
+    if not club or not tables:
+        raise SystemExit(f"--club-cpus {spec!r} leaves no CPU for one side (this process may use {sorted(mine)})")
+    return club, tables
 
 
 def cpu_seconds(pid: int) -> float:
@@ -61,7 +86,7 @@ def cpu_seconds(pid: int) -> float:
 
 
 def run_tables(names: list[str], port: int, passwords: dict[str, str], rate: float, seconds: float,
-               folder: str, seed: int, niceness: int, ready: Any, go: Any) -> None:
+               folder: str, seed: int, niceness: int, cpus: set[int], ready: Any, go: Any) -> None:
     """A worker process: start ``names`` and connect them, say ``ready``, wait for ``go``
     (so no table plays while another process is still starting), then play them paced
     at ``rate`` for ``seconds`` and say goodbye."""
@@ -69,6 +94,7 @@ def run_tables(names: list[str], port: int, passwords: dict[str, str], rate: flo
     import sys
     import time
 
+    os.sched_setaffinity(0, cpus)  # before any thread starts: they inherit it
     os.nice(niceness)
     # On the night each table is its own Pi with its own interpreter: here five share one,
     # and a client thread with bytes to send must not wait 5 ms turns behind the bots.
@@ -124,8 +150,9 @@ def pct(values: list[float], q: float) -> float:
 
 
 def phase(label: str, names: list[str], broker: object, board: object, passwords: dict[str, str],
-          args: argparse.Namespace, folder: str, seed: int, seconds: float) -> dict[str, Any]:
+          args: argparse.Namespace, folder: str, seed: int, seconds: float, cpus: set[int]) -> dict[str, Any]:
     import multiprocessing as mp
+    import os
     import time
 
     latencies: list[float] = board.latencies  # type: ignore[attr-defined]
@@ -138,7 +165,7 @@ def phase(label: str, names: list[str], broker: object, board: object, passwords
     ready, go = ctx.Queue(), ctx.Event()
     procs = [ctx.Process(target=run_tables, args=(chunk, broker.port, passwords,  # type: ignore[attr-defined]
                                                   args.rate, seconds, folder, seed + 1000 * k, args.sim_nice,
-                                                  ready, go))
+                                                  cpus, ready, go))
              for k, chunk in enumerate(chunks)]
     for p in procs:
         p.start()
@@ -158,9 +185,10 @@ def phase(label: str, names: list[str], broker: object, board: object, passwords
         time.sleep(0.1)
     cpu = cpu_seconds(broker.pid) - cpu0  # type: ignore[attr-defined]
     busy = board.busy[0] - busy0  # type: ignore[attr-defined]
+    p99 = pct(sorted(latencies), 0.99)
     print(f"  {label}: {len(latencies)} batches ({len(latencies) / seconds:.0f}/s) "
-          f"p99_ms={pct(sorted(latencies), 0.99):.1f}", flush=True)
-    return {"lat": list(latencies), "from_input": list(board.from_input),  # type: ignore[attr-defined]
+          f"p99_ms={p99:.1f} load={os.getloadavg()[0]:.1f}", flush=True)
+    return {"p99": p99, "lat": list(latencies), "from_input": list(board.from_input),  # type: ignore[attr-defined]
             "table_side": list(board.table_side), "cpu": cpu, "busy": busy,  # type: ignore[attr-defined]
             "behind": len([n for n in names if board.tables.get(n) is None or board.tables[n].behind]),  # type: ignore[attr-defined]
             "dup": sum(board.tables[n].duplicates for n in names if n in board.tables)}  # type: ignore[attr-defined]
@@ -186,6 +214,8 @@ def summary(label: str, tables: int, rounds: list[dict[str, Any]], seconds: floa
 
 def main() -> None:
     args = parse()
+    import os
+    import statistics
     import tempfile
     import time
     from pathlib import Path
@@ -196,6 +226,9 @@ def main() -> None:
     from controller.club.store import ClubStore
     from controller.club.topics import SCOREBOARD_USER
 
+    club_cpus, table_cpus = split_cpus(args.club_cpus)
+    # the scoreboard's threads and the broker (started below) inherit this thread's CPUs
+    os.sched_setaffinity(0, club_cpus)
     folder = tempfile.mkdtemp(prefix="courtpiece-club-bench-")
     rounds = max(1, args.rounds)
     # fresh tables every round: a table started again at input 1 would be a journal begun again
@@ -240,23 +273,26 @@ def main() -> None:
             time.sleep(0.05)
         print(f"mosquitto pid {broker.pid} on 127.0.0.1:{broker.port}; {args.rate:g} inputs/s per table; "
               f"{rounds} rounds of {args.solo_seconds / rounds:g} s at one table and {args.seconds / rounds:g} s at "
-              f"{args.tables}; {args.workers} worker processes at nice {args.sim_nice}",
+              f"{args.tables}; {args.workers} worker processes at nice {args.sim_nice}; club on CPUs "
+              f"{sorted(club_cpus)}, tables on {sorted(table_cpus)}",
               flush=True)
         solo_runs, club_runs = [], []
         for r in range(rounds):
             solo_runs.append(phase(f"round {r + 1}, one table", ones[r], broker, board, passwords, args, folder,
-                                   1 + r, args.solo_seconds / rounds))
+                                   1 + r, args.solo_seconds / rounds, table_cpus))
             club_runs.append(phase(f"round {r + 1}, {args.tables} tables", manys[r], broker, board, passwords, args,
-                                   folder, 100 + 1000 * r, args.seconds / rounds))
+                                   folder, 100 + 1000 * r, args.seconds / rounds, table_cpus))
         single = summary("one table", 1, solo_runs, args.solo_seconds)
         club = summary(f"{args.tables} tables", args.tables, club_runs, args.seconds)
         board.stop()
     finally:
         broker.stop()
-    ratio = club["p99"] / single["p99"] if single["p99"] else float("inf")
+    pooled = club["p99"] / single["p99"] if single["p99"] else float("inf")
+    paired = [c["p99"] / s["p99"] if s["p99"] else float("inf") for s, c in zip(solo_runs, club_runs, strict=True)]
+    print("rounds' own ratios: " + " ".join(f"{x:.2f}" for x in paired), flush=True)
     cpu_ratio = club["cpu"] / single["cpu"] if single["cpu"] else float("inf")
-    print(f"club tables={args.tables} p99_ms={club['p99']:.1f} ratio_p99={ratio:.2f} "
-          f"broker_cpu_ratio={cpu_ratio:.1f}", flush=True)
+    print(f"club tables={args.tables} p99_ms={club['p99']:.1f} ratio_p99={statistics.median(paired):.2f} "
+          f"pooled_ratio_p99={pooled:.2f} broker_cpu_ratio={cpu_ratio:.1f}", flush=True)
 
 
 if __name__ == "__main__":

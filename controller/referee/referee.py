@@ -11,6 +11,7 @@ its revoke -- is the admin's as well.
 
 from __future__ import annotations
 
+import bisect
 import logging
 import re
 import threading
@@ -105,6 +106,10 @@ def zone_label(zone: str, seats: list[str] | None = None) -> str:
     if seat is not None:
         return f"{seats[seat]}'s spot" if seats else f"seat {seat}'s spot"
     return {DEAL_ZONE: "the deal spot", TRUMP_ZONE: "the trump spot"}.get(zone, f"zone {zone!r}")
+
+
+def _seq_of(event: TableEvent) -> int:
+    return event.seq
 
 
 class Referee:
@@ -540,9 +545,25 @@ class Referee:
             return {"setup": self.setup.to_dict() if self.setup else None,
                     "view": self.match.seat_view(seat) if self.match else None}
 
-    def public_events(self, after: int = 0) -> list[TableEvent]:
+    def public_events(self, after: int = 0, newest: int | None = None) -> list[TableEvent]:
+        """The public events after journal seq ``after`` (only the ``newest`` of them if given).
+
+        The club's publisher asks at every input and the web at every page load, while
+        the list grows all night: events are kept in journal order (a seq never goes
+        down), so the first one wanted is found by bisection instead of a walk from the
+        night's first event."""
         with self._lock:
-            return [e for e in self.events if e.seq > after and sees(PUBLIC, e)]
+            start = bisect.bisect_right(self.events, after, key=_seq_of)
+            if newest is None:
+                return [e for e in self.events[start:] if sees(PUBLIC, e)]
+            out: list[TableEvent] = []
+            for i in range(len(self.events) - 1, start - 1, -1):
+                if len(out) >= newest:
+                    break
+                if sees(PUBLIC, self.events[i]):
+                    out.append(self.events[i])
+            out.reverse()
+            return out
 
     def admin_state(self) -> dict[str, Any]:
         """The public state with every revoke proof filled in: for the admin page only

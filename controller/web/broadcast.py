@@ -99,7 +99,7 @@ class Broadcast:
         #: ever folds bursts (a replayed log, the simulator at full speed) into one frame,
         #: which keeps the work per screen bounded however fast inputs come.
         self.min_frame_interval = MIN_FRAME_INTERVAL
-        for ev in referee.public_events()[-RECENT:]:
+        for ev in referee.public_events(newest=RECENT):
             pub = public_event(ev)
             if pub is not None:
                 self.recent.append(pub)

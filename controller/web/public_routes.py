@@ -67,7 +67,8 @@ def public_router(referee: Referee, broadcast: Broadcast) -> APIRouter:
 
     @r.get("/api/events")
     def events(after: int = 0) -> JSONResponse:
-        out = [e for e in (public_event(ev) for ev in referee.public_events(after)) if e is not None]
+        out = [e for e in (public_event(ev) for ev in referee.public_events(after, newest=500))
+               if e is not None]
         return JSONResponse(out[-500:])
 
     @r.get("/api/languages")
