@@ -7,8 +7,8 @@ this module is the fallback when that name is not there (no rule installed, a co
 naming ``/dev/ttyACM0``): when the driver cannot reopen the hub's port it looks at the
 other serial ports and takes the first that speaks the hub protocol.
 
-Why "speaks the protocol" and not "answers HELLO": the protocol is one-way, the host
-never asks anything. The hub sends a heartbeat every second (and HELLO when it boots
+Why "speaks the protocol" and not "answers HELLO": the hub talks unasked (the host's
+one command, ZONES, is not a question, and older firmware reads none). The hub sends a heartbeat every second (and HELLO when it boots
 and every 10 s), each line with a CRC-16, so one good line within ``timeout`` seconds
 tells the hub from a modem, an Arduino or a PN532 adapter, which say nothing in it.
 The bytes read while probing are handed back so no line is lost to the probe.

@@ -226,3 +226,27 @@ def test_the_model_misses_some_at_every_phase_and_repeats_a_lying_card() -> None
     reads = model.run(2.0)
     assert reads[0] == Report(Reading.TAG, "seat1", "04A1B2C3")
     assert 3 <= len(reads) <= 5 and all(r.kind is Reading.TAG for r in reads)
+
+
+# --- the new lines on the wire ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"ZONES 3 deal,table", b"ZONES 3 deal,deal", b"ZONES 3", b"ERR 4", b"ERR 4 Bad!code", b"ERR 4 zone  "],
+)
+def test_a_bad_answer_is_refused_by_the_decoder(body: bytes) -> None:
+    from controller.readers.hub_protocol import HubLineError, decode_line, frame
+
+    with pytest.raises(HubLineError):
+        decode_line(frame(body)[:-1])
+
+
+def test_a_damaged_command_is_refused_by_the_virtual_hub_like_the_firmware() -> None:
+    from controller.readers.hub_protocol import ChecksumMismatch, TruncatedLine
+
+    with pytest.raises(ChecksumMismatch):
+        decode_command(b"$ZONES deal*0000")
+    with pytest.raises(TruncatedLine):
+        decode_command(b"$ZONES deal")
+    assert decode_command(b"ZONES deal\r") == ["ZONES", "deal"]
