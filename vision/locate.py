@@ -35,6 +35,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.warp import warp_perspective
+
 #: Long-side length (pixels) the frame is scaled to for finding outlines. Reading the
 #: index uses the full-resolution frame.
 WORK_SIZE = 640
@@ -644,6 +646,4 @@ def rectify(
     w, h = size
     dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
     m = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), dst)
-    return cv2.warpPerspective(
-        frame_bgr, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
+    return warp_perspective(frame_bgr, m, (w, h), cv2.BORDER_REPLICATE)

@@ -68,6 +68,11 @@ class DeckGlyphs:
         return cls(d["rank_x"], d["rank_y"], d["suit_x"], d["suit_y"])
 
 
+#: Squared feature distance on the scale of two readings of one glyph (well under this);
+#: different glyphs sit above 1.
+SAME_GLYPH_D2 = 0.3
+
+
 def knn_proba(x: np.ndarray, ref_x: np.ndarray, ref_y: np.ndarray, n_classes: int) -> np.ndarray:
     """Class probabilities from the nearest learned glyph of each learned class.
 
@@ -91,10 +96,20 @@ def blend(p_model: np.ndarray, x: np.ndarray, ref_x: np.ndarray, ref_y: np.ndarr
     learned = np.zeros(p_model.shape[1], bool)
     learned[np.unique(ref_y)] = True
     knn = knn_proba(x, ref_x, ref_y, p_model.shape[1])
-    mass = p_model[:, learned].sum(axis=1, keepdims=True)
     out = p_model.copy()
-    out[:, learned] = 0.3 * p_model[:, learned] + 0.7 * mass * knn[:, learned]
-    return out
+    # A glyph nearly the same as one of the deck's own is no smudge, however strange the
+    # generic model finds it (a German "B" is junk to it): that share of the junk class
+    # goes to the learned ones too, so a closely matched glyph is not vetoed as junk.
+    junk = p_model.shape[1] - 1
+    if not learned[junk]:
+        d2 = ((x[:, None, :] - ref_x[None, :, :]) ** 2).sum(-1).min(axis=1)
+        moved = out[:, junk] * np.exp(-d2 / SAME_GLYPH_D2)
+        out[:, junk] -= moved
+    else:
+        moved = np.zeros(len(x), np.float32)
+    mass = out[:, learned].sum(axis=1) + moved
+    out[:, learned] = 0.3 * out[:, learned] + 0.7 * mass[:, None] * knn[:, learned]
+    return out / out.sum(axis=1, keepdims=True)
 
 
 @dataclass

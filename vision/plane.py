@@ -18,6 +18,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.warp import warp_perspective
+
 #: Long side (pixels) of the top-down view: the resolution the reader gets.
 VIEW_SIZE = 1280
 #: Rounds of fitting the plane to all markers at once (each a true square of one size).
@@ -33,12 +35,8 @@ class TablePlane:
 
     def rectify(self, frame_bgr: np.ndarray) -> np.ndarray:
         """The frame as seen from straight above the table."""
-        return cv2.warpPerspective(
-            frame_bgr,
-            self.homography,
-            self.size,
-            flags=cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_REPLICATE,
+        return warp_perspective(
+            frame_bgr, self.homography, self.size, cv2.BORDER_REPLICATE, keep_maps=True
         )
 
     def scaled(self, long_side: int) -> TablePlane:

@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from vision import render
+from vision.warp import warp_perspective
 
 FACE_SIZE = (250, 350)  # width, height of a painted face (poker proportions)
 _TABLES = (
@@ -117,9 +118,12 @@ def card_back(size: tuple[int, int] = FACE_SIZE) -> np.ndarray:
     w, h = size
     back = np.full((h, w, 3), (240, 240, 240), np.uint8)
     cv2.rectangle(back, (10, 10), (w - 11, h - 11), (60, 40, 170), -1)
-    for i in range(-h, w, 14):
-        cv2.line(back, (i, 10), (i + h, h - 10), (200, 190, 230), 2)
-        cv2.line(back, (i + h, 10), (i, h - 10), (200, 190, 230), 2)
+    # a diagonal lattice, drawn by formula rather than cv2.line, whose clipping of lines
+    # that start outside the image differs between OpenCV releases
+    ys, xs = np.mgrid[10 : h - 10, 0:w].astype(np.float32)
+    run = (ys - 10) * (h / (h - 20))
+    on = ((xs - run) % 14 < 2) | ((xs + run - h) % 14 < 2)
+    back[10 : h - 10][on] = (200, 190, 230)
     return back
 
 
@@ -139,6 +143,10 @@ class Placed:
 
     card: str | None
     quad: np.ndarray
+
+
+#: Pixels round a card's box that its drop shadow can darken.
+_SHADOW_ROOM = 16
 
 
 def place(
@@ -161,15 +169,24 @@ def place(
     pts = pts @ rot.T
     pts += rng.uniform(-tilt, tilt, (4, 2)).astype(np.float32) * height_px * 0.5
     dst = (pts + center).astype(np.float32)
-    m = cv2.getPerspectiveTransform(src, dst)
+    # only the card's box, with room for its shadow, is drawn (the same pixels as a
+    # whole-frame warp: the shadow's blur reaches about 10 px, and it is 0 beyond that)
     sh, sw = scene.shape[:2]
-    alpha = cv2.warpPerspective(rounded_alpha(fw, fh), m, (sw, sh)).astype(np.float32) / 255
+    x0, y0 = np.maximum(np.floor(dst.min(axis=0)).astype(int) - _SHADOW_ROOM, 0)
+    x1, y1 = np.minimum(np.ceil(dst.max(axis=0)).astype(int) + _SHADOW_ROOM, (sw, sh))
+    if x1 <= x0 or y1 <= y0:
+        return Placed(card, dst)
+    box = (slice(y0, y1), slice(x0, x1))
+    m = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]]) @ cv2.getPerspectiveTransform(src, dst)
+    size = (int(x1 - x0), int(y1 - y0))
+    alpha = warp_perspective(rounded_alpha(fw, fh), m, size).astype(np.float32) / 255
     # drop shadow: a dark halo a few pixels out, which is also the seam between two cards
     shadow = cv2.GaussianBlur(cv2.dilate(alpha, np.ones((5, 5), np.uint8)), (0, 0), 2.0)
-    scene[:] = (scene * (1 - 0.45 * shadow[:, :, None])).astype(np.uint8)
-    warped = cv2.warpPerspective(face, m, (sw, sh), flags=cv2.INTER_LINEAR)
+    region = scene[box]
+    region[:] = (region * (1 - 0.45 * shadow[:, :, None])).astype(np.uint8)
+    warped = warp_perspective(face, m, size)
     a = alpha[:, :, None]
-    scene[:] = (scene * (1 - a) + warped * a).astype(np.uint8)
+    region[:] = (region * (1 - a) + warped * a).astype(np.uint8)
     return Placed(card, dst)
 
 

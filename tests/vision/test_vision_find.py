@@ -20,6 +20,7 @@ from vision.synth import (
     scene,
     scene_and_empty,
 )
+from vision.warp import warp_perspective
 
 
 @pytest.fixture(scope="module")
@@ -99,8 +100,8 @@ def grey_card_on_a_white_desk(card: str, shade: float) -> np.ndarray:
     rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
     dst = ((src - [fw / 2, fh / 2]) * (780 / fh)) @ rot.T + [640, 470]
     m = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
-    a = cv2.warpPerspective(rounded_alpha(fw, fh), m, (w, h)).astype(np.float32) / 255
-    img = desk * (1 - a[:, :, None]) + cv2.warpPerspective(face, m, (w, h)) * a[:, :, None]
+    a = warp_perspective(rounded_alpha(fw, fh), m, (w, h)).astype(np.float32) / 255
+    img = desk * (1 - a[:, :, None]) + warp_perspective(face, m, (w, h)) * a[:, :, None]
     img = cv2.GaussianBlur(img, (0, 0), 1.2) + rng.normal(0, 2.5, img.shape)
     return np.clip(img, 0, 255).astype(np.uint8)
 

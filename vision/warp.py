@@ -1,0 +1,80 @@
+"""A perspective warp that gives the same pixels under every OpenCV release.
+
+OpenCV 5 rewrote ``warpPerspective`` (and ``remap`` with float maps) to interpolate in
+floating point, where 4.x rounds each source position to 1/32 pixel and blends in fixed
+point. The two differ by a grey level or two on a few per cent of the pixels, and a
+blurred index glyph thresholded from them can then come out another shape: the same
+photo read one way on a Pi (whose numpy 1.x pin brings OpenCV 4.11) and another on a
+desktop. Here the source position of every output pixel is computed in numpy
+and rounded to 1/32 pixel by us; ``remap`` given such fixed-point maps blends them the
+same way in both releases (as 4.x's own ``warpPerspective`` does).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+#: Bits of sub-pixel position in OpenCV's fixed-point maps (its INTER_BITS).
+_BITS = 5
+_STEPS = 1 << _BITS
+
+
+def fixed_point_maps(
+    m: np.ndarray, size: tuple[int, int], src_shape: tuple[int, ...]
+) -> tuple[np.ndarray, np.ndarray]:
+    """``remap``'s fixed-point maps for the homography ``m`` (source → output) and the
+    output ``size`` (width, height): whole pixels (int16 pairs) and the 1/32 fraction
+    index. Positions are clamped just outside the source, which changes no pixel under
+    a replicated or constant border and keeps them inside int16. (float32 is exact
+    enough: a position is off by far less than 1/32 pixel, and numpy's arithmetic is
+    the same on every machine.)"""
+    w, h = size
+    inv = np.linalg.inv(np.asarray(m, np.float64)).astype(np.float32)
+    xs = np.arange(w, dtype=np.float32)
+    ys = np.arange(h, dtype=np.float32)[:, None]
+    den = inv[2, 0] * xs + (inv[2, 1] * ys + inv[2, 2])
+    den[np.abs(den) < 1e-9] = 1e-9
+    sh, sw = src_shape[:2]
+    out = []
+    for row, limit in ((inv[0], sw), (inv[1], sh)):
+        f = row[0] * xs + (row[1] * ys + row[2])
+        f /= den
+        np.clip(f, -2, limit + 1, out=f)
+        f *= _STEPS
+        out.append(np.rint(f).astype(np.int32))
+    ix, iy = out
+    whole = np.empty((h, w, 2), np.int16)
+    whole[..., 0] = ix >> _BITS
+    whole[..., 1] = iy >> _BITS
+    frac = ((iy & (_STEPS - 1)) * _STEPS + (ix & (_STEPS - 1))).astype(np.uint16)
+    return whole, frac
+
+
+def warp_perspective(
+    src: np.ndarray,
+    m: np.ndarray,
+    size: tuple[int, int],
+    border: int = cv2.BORDER_CONSTANT,
+    keep_maps: bool = False,
+) -> np.ndarray:
+    """``src`` warped by the homography ``m`` into an image of ``size`` (width, height),
+    bilinear, the same pixels whatever the OpenCV release. ``keep_maps`` keeps the maps
+    for the next call with the same homography (the table plane: one per calibration,
+    used on every frame)."""
+    if keep_maps:
+        key = (np.asarray(m, np.float64).tobytes(), tuple(size), tuple(src.shape[:2]))
+        whole, frac = _kept_maps(key)
+    else:
+        whole, frac = fixed_point_maps(m, size, src.shape)
+    return cv2.remap(src, whole, frac, cv2.INTER_LINEAR, borderMode=border)
+
+
+@lru_cache(maxsize=4)
+def _kept_maps(
+    key: tuple[bytes, tuple[int, int], tuple[int, int]],
+) -> tuple[np.ndarray, np.ndarray]:
+    raw, size, shape = key
+    return fixed_point_maps(np.frombuffer(raw, np.float64).reshape(3, 3), size, shape)
