@@ -8,6 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.index_pairs import MAX_PAIRS, card_from_pair, index_pairs, ink_blobs, outline
 from vision.locate import (
     WORK_SIZE,
     LocateConfig,
@@ -20,12 +21,16 @@ from vision.model import DeckGlyphs, GlyphModel
 from vision.overlap import MAX_HYPOTHESES, card_short_side, corner_hypotheses
 from vision.plane import TablePlane
 from vision.reader import CardReader
+from vision.warp import warp_perspective
 
 #: Rectified card size (width, height): index glyphs come out roughly 25-35 px tall.
 CARD_SIZE = (200, 300)
 #: A card read from one corner of a pile must be at least this sure: a guessed outline
 #: can put any ink in its corner, and nothing else checks the reading.
 CORNER_MIN = 0.7
+#: The same for a card found by its index alone, and the most such a read may claim.
+INDEX_MIN = 0.0
+INDEX_MOST = 0.8
 
 
 @dataclass(frozen=True)
@@ -125,6 +130,8 @@ class CardDetector:
         out = [d for d in out if d.card or id(d.quad) not in shape_only]
         if not any(d.card for d in out):
             out += self._from_border_lines(frame_bgr, small)
+        if not any(d.card for d in out):
+            out += self._from_index_pairs(frame_bgr)
         out = _one_per_card(out)
         if small is None:  # (with a plane the masks are in view pixels: not yet used)
             out += self._overlapped(frame_bgr, masks, out)
@@ -152,6 +159,23 @@ class CardDetector:
             if det.card is not None:
                 out.append(det)
         return out
+
+    def _from_index_pairs(self, frame_bgr: np.ndarray) -> list[Detection]:
+        """Cards found by a corner index alone (:mod:`vision.index_pairs`), when no
+        outline in the frame reads: the best read of each card, never "sure"."""
+        blobs, scale = ink_blobs(frame_bgr)
+        best: dict[str, Detection] = {}
+        for a, b in index_pairs(blobs)[:MAX_PAIRS]:
+            for rank, suit in ((a, b), (b, a)):
+                m = card_from_pair(rank, suit, scale)
+                card = warp_perspective(frame_bgr, m, CARD_SIZE, cv2.BORDER_REPLICATE)
+                res = self.reader.read_corner(card)
+                if res.card is None or res.confidence < INDEX_MIN:
+                    continue
+                conf = min(res.confidence, INDEX_MOST)
+                if res.card not in best or conf > best[res.card].confidence:
+                    best[res.card] = Detection(outline(m, CARD_SIZE), res.card, conf)
+        return sorted(best.values(), key=lambda d: -d.confidence)[:1]
 
     def _overlapped(
         self, frame_bgr: np.ndarray, masks: list[tuple[np.ndarray, float]], found: list[Detection]

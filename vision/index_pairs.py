@@ -1,0 +1,108 @@
+"""Cards found by their corner index alone: a rank glyph with its suit pip just below.
+
+Finding a card by its whole outline fails where the outline is lost: a close-up whose
+card runs off the frame, cream stock on a white desk, a card half under the next one.
+The printed index survives all of these, and it has a shape of its own: two compact
+ink blobs of about one size, one above the other, a glyph's height apart, on light
+stock. Each such pair gives an outline hypothesis — the card that would put an index
+there, turned so the rank stands above the suit — whose top-left corner is read like
+any card's (``CardReader.read_corner``). Since nothing else checks such a read, it is
+never "sure".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+#: Size of the working copy searched for ink blobs (long side, pixels).
+SEARCH_SIZE = 640
+#: Glyph heights looked for in the working copy (pixels): from a card across a table to
+#: a close-up whose index is an eighth of the frame.
+GLYPH_MIN, GLYPH_MAX = 7, 90
+#: In a rectified 200×300 card, where the rank's centre sits and how far below it the
+#: suit's centre is (pixels): the layout ``vision.index`` expects of a corner.
+RANK_AT = (21.0, 24.0)
+RANK_TO_SUIT = 34.0
+#: At most this many pairs are read per frame (each hypothesis costs two reads).
+MAX_PAIRS = 24
+
+
+@dataclass(frozen=True)
+class InkBlob:
+    cx: float
+    cy: float
+    w: int
+    h: int
+    area: int
+
+
+def ink_blobs(frame_bgr: np.ndarray) -> tuple[list[InkBlob], float]:
+    """Compact ink blobs darker than the stock round them, and the working scale.
+
+    A black-hat (the grey closed over a window wider than any glyph, minus the grey)
+    keeps what is darker than its surroundings whatever the light across the frame."""
+    h, w = frame_bgr.shape[:2]
+    scale = min(1.0, SEARCH_SIZE / max(h, w))
+    small = cv2.resize(frame_bgr, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    k = cv2.getStructuringElement(cv2.MORPH_RECT, (GLYPH_MAX // 2 | 1, GLYPH_MAX // 2 | 1))
+    hat = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, k)
+    t, _ = cv2.threshold(hat, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    ink = (hat > max(t, 30)).astype(np.uint8)
+    n, _, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    sh, sw = ink.shape
+    out = []
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if not (GLYPH_MIN <= max(bw, bh) <= GLYPH_MAX) or min(bw, bh) < 3:
+            continue
+        if x == 0 or y == 0 or x + bw >= sw or y + bh >= sh:
+            continue  # cut by the frame: not a whole glyph
+        if area < 0.15 * bw * bh:
+            continue  # a thin frame line or a picture's hatching
+        out.append(InkBlob(float(cents[i][0]), float(cents[i][1]), bw, bh, area))
+    return out, scale
+
+
+def _alike(a: InkBlob, b: InkBlob) -> bool:
+    """Two blobs of one index: about one size (a rank and its suit are printed alike)."""
+    sa, sb = max(a.w, a.h), max(b.w, b.h)
+    return 0.5 <= sa / sb <= 2.0 and 0.25 <= a.area / b.area <= 4.0
+
+
+def index_pairs(blobs: list[InkBlob]) -> list[tuple[InkBlob, InkBlob]]:
+    """Neighbouring blob pairs that could be a rank and its suit (either way round),
+    nearest first; a pair's blobs are about a glyph's height apart."""
+    pairs = []
+    for i, a in enumerate(blobs):
+        for b in blobs[i + 1 :]:
+            size = max(a.w, a.h, b.w, b.h)
+            d = float(np.hypot(b.cx - a.cx, b.cy - a.cy))
+            if 0.7 * size <= d <= 1.9 * size and _alike(a, b):
+                pairs.append((d / size, a, b))
+    pairs.sort(key=lambda p: p[0])
+    return [(a, b) for _, a, b in pairs]
+
+
+def card_from_pair(rank: InkBlob, suit: InkBlob, scale: float) -> np.ndarray:
+    """The map (3×3, affine), frame → a rectified 200×300 card, that puts ``rank`` where a
+    card's top-left rank sits and ``suit`` straight below it."""
+    p = np.array([rank.cx, rank.cy]) / scale
+    q = np.array([suit.cx, suit.cy]) / scale
+    down = q - p
+    s = RANK_TO_SUIT / max(float(np.linalg.norm(down)), 1e-6)
+    dy = down / np.linalg.norm(down)
+    dx = np.array([dy[1], -dy[0]])  # the card's "right": "down" turned a quarter back
+    rot = np.stack([dx, dy]) * s  # frame offset -> card offset
+    t = np.array(RANK_AT) - rot @ p
+    return np.vstack([np.hstack([rot, t[:, None]]), [0.0, 0.0, 1.0]])
+
+
+def outline(m: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The card's four corners in frame pixels, for the map ``m`` of :func:`card_from_pair`."""
+    w, h = size
+    pts = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(pts, np.linalg.inv(m)).reshape(4, 2).astype(np.float32)
