@@ -23,10 +23,18 @@ What runs, each in a chroot (systemd is not PID 1 there, so units are not starte
    make it, on a config with ``[hub] port = "virtual"`` (no hub): the dashboard must
    answer HTTP, and the admin PIN must be in its log;
 7. the organiser's ``courtpiece pin --reset`` and ``courtpiece hub flash --dry-run``
-   (mpremote in the virtualenv) through /usr/local/bin.
+   (mpremote in the virtualenv) through /usr/local/bin;
+8. the root booted under its own systemd (``systemd-nspawn --boot``, Debian's
+   ``systemd-container``; the container shares this machine's network): systemd, not
+   this script, starts the enabled referee unit with every setting of its sandbox
+   (read-only system, device policy, system-call filter, no capabilities), waits for
+   its ``READY=1`` (``Type=notify``) and holds it to ``WatchdogSec=``. The dashboard
+   must answer from outside the container, and the unit must still be running, never
+   restarted, after more than one watchdog period. A container has no udev and no
+   screen, so the hub's device name and the kiosk are not shown here.
 
 Too slow for CI (a few minutes; downloads Debian packages and wheels), so it is a bench
-script. Needs root (debootstrap, chroot, mounts) and network access to a Debian mirror
+script. Needs root (debootstrap, chroot, mounts, systemd-nspawn) and network access to a Debian mirror
 and PyPI. apt's and pip's downloads are kept in ``--cache`` too, so a second run
 downloads little.
 
@@ -291,6 +299,82 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
         proc.wait()
 
 
+def container_init(nspawn: int, deadline: float) -> int:
+    """The pid (here) of the container's PID 1: the ``systemd`` that nspawn's child starts."""
+    while time.monotonic() < deadline:
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                status = Path(f"/proc/{pid}/status").read_text()
+            except OSError:
+                continue
+            fields = dict(line.split(":\t", 1) for line in status.splitlines() if ":\t" in line)
+            if fields.get("Name", "").strip() != "systemd":
+                continue
+            parent = int(fields.get("PPid", "0").strip() or 0)
+            grandparent = 0
+            try:
+                grandparent = int(Path(f"/proc/{parent}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                pass
+            if nspawn in (parent, grandparent):
+                return int(pid)
+        time.sleep(0.5)
+    raise StepFailed("the booted container's systemd never showed up")
+
+
+def inside(init: int, argv: list[str]) -> subprocess.CompletedProcess[str]:
+    """Run ``argv`` in the booted container's namespaces (no machined here to ask)."""
+    return subprocess.run(["nsenter", "-t", str(init), "-m", "-u", "-i", "-p", "--", *argv],
+                          capture_output=True, text=True, timeout=60)
+
+
+def unit_state(init: int) -> dict[str, str]:
+    shown = inside(init, ["/bin/systemctl", "show", "courtpiece.service",
+                          "-p", "ActiveState", "-p", "SubState", "-p", "NRestarts", "-p", "Result"])
+    return dict(line.split("=", 1) for line in shown.stdout.splitlines() if "=" in line)
+
+
+def boot(root: Root, port: int, wait: float, log: Path, run: Run) -> None:
+    """Step 8: systemd starts the unit, sandbox and watchdog included."""
+    if shutil.which("systemd-nspawn") is None:
+        raise StepFailed("systemd-nspawn is missing: apt-get install systemd-container")
+    out = log.open("wb")
+    # --register=no --keep-unit: this machine's PID 1 is not systemd, so there is no
+    # machined or scope to ask for; multi-user.target: the kiosk has no screen here
+    proc = subprocess.Popen(["systemd-nspawn", "-D", str(root.path), "--boot", "--register=no", "--keep-unit",
+                             "-q", "--", "systemd.unit=multi-user.target"],
+                            stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        init = container_init(proc.pid, time.monotonic() + 60)
+        up = answers(f"http://127.0.0.1:{port}/api/state", time.monotonic() + wait, proc)
+        first = unit_state(init)
+        print(f"   booted: courtpiece.service {first}", flush=True)
+        run.checks["boot_answers"] = int(up)
+        run.checks["boot_unit_running"] = int(first.get("SubState") == "running")
+        # longer than WatchdogSec=30: a service whose pings the sandbox stopped is restarted by now
+        time.sleep(40)
+        later = unit_state(init)
+        alive = answers(f"http://127.0.0.1:{port}/api/state", time.monotonic() + 10, proc)
+        print(f"   after 40 s: courtpiece.service {later}", flush=True)
+        run.checks["boot_watchdog_held"] = int(later.get("SubState") == "running" and later.get("NRestarts") == "0"
+                                               and alive)
+        if not all((up, alive)) or later.get("NRestarts") != "0":
+            logged = inside(init, ["/bin/journalctl", "-u", "courtpiece.service", "--no-pager", "-o", "cat"])
+            print(tail(logged.stdout + logged.stderr, 40), file=sys.stderr)
+    finally:
+        # SIGTERM to nspawn asks the container's systemd to power off
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        out.close()
+
+
 def bench(args: argparse.Namespace, run: Run) -> None:
     cache: Path = args.cache.resolve()
     cache.mkdir(parents=True, exist_ok=True)
@@ -345,6 +429,8 @@ def bench(args: argparse.Namespace, run: Run) -> None:
         run.checks["pin_reset"] = int(reset.returncode == 0 and "new admin PIN" in reset.stdout)
         flash = root.run(["/usr/local/bin/courtpiece", "hub", "flash", "--dry-run"], check=False)
         run.checks["hub_flash_plan"] = int(flash.returncode == 0 and "mpremote" in flash.stdout)
+        with timed(run, "boot"):
+            boot(root, port, args.wait, work / "boot.log", run)
     finally:
         if args.keep:
             print(f"   kept {work}", flush=True)
