@@ -260,7 +260,9 @@ class Playing:
                 return
         if violations:
             rule, proof, detail = violations[0]
-            not_followed = proof // 13 if proof is not None else led if led is not None and led >= 0 and suit != led else None
+            # Without a proving card the flag is about the led suit (must-ask, a trump laid
+            # face down) or, for the ace rule, about no suit: that card is a lead (led None).
+            not_followed = proof // 13 if proof is not None else led
             flag_revoke(h, out, seat, None if face_down else c, h.trick_no, rule, not_followed, proof, detail)
             if o.revoke_penalty is RevokePenalty.COURT and rule != ACE_WITHDRAW:
                 self._forfeit(seat, True, out)
