@@ -131,10 +131,14 @@ class CardDetector:
         if not any(d.card for d in out):
             out += self._from_border_lines(frame_bgr, small)
         if not any(d.card for d in out):
-            out += self._from_index_pairs(frame_bgr)
+            out += self._from_index_pairs(frame_bgr, out, 0.0)[:1]
         out = _one_per_card(out)
         if small is None:  # (with a plane the masks are in view pixels: not yet used)
             out += self._overlapped(frame_bgr, masks, out)
+        if any(d.card for d in out) and any(d.card is None for d in out):
+            # an outline that reads as nothing beside cards that read: maybe cards lying
+            # half covered by the next, whose visible index may still be read
+            out += self._from_index_pairs(frame_bgr, out, CORNER_MIN)
         if small is not None and self.plane is not None:
             full = self.plane
             out = [
@@ -160,22 +164,41 @@ class CardDetector:
                 out.append(det)
         return out
 
-    def _from_index_pairs(self, frame_bgr: np.ndarray) -> list[Detection]:
-        """Cards found by a corner index alone (:mod:`vision.index_pairs`), when no
-        outline in the frame reads: the best read of each card, never "sure"."""
+    def _from_index_pairs(
+        self, frame_bgr: np.ndarray, found: list[Detection], least: float
+    ) -> list[Detection]:
+        """Cards found by a corner index alone (:mod:`vision.index_pairs`) outside the
+        cards already read: the best read of each pair of blobs (either way up), each
+        blob and each card used once, surest first; never "sure"."""
+        whole = [d for d in found if d.card]
+        seen = {d.card for d in whole}
         blobs, scale = ink_blobs(frame_bgr)
-        best: dict[str, Detection] = {}
+        # ink on a card already read is its index, its pips or its picture
+        blobs = [
+            b
+            for b in blobs
+            if not any(_holds(d.quad, (b.cx / scale, b.cy / scale), 0.0) for d in whole)
+        ]
+        reads = []
         for a, b in index_pairs(blobs)[:MAX_PAIRS]:
+            best = None
             for rank, suit in ((a, b), (b, a)):
                 m = card_from_pair(rank, suit, scale)
                 card = warp_perspective(frame_bgr, m, CARD_SIZE, cv2.BORDER_REPLICATE)
                 res = self.reader.read_corner(card)
-                if res.card is None or res.confidence < INDEX_MIN:
-                    continue
-                conf = min(res.confidence, INDEX_MOST)
-                if res.card not in best or conf > best[res.card].confidence:
-                    best[res.card] = Detection(outline(m, CARD_SIZE), res.card, conf)
-        return sorted(best.values(), key=lambda d: -d.confidence)[:1]
+                if res.card is not None and (best is None or res.confidence > best[0]):
+                    best = (res.confidence, res.card, m)
+            if best is not None and best[0] >= least:
+                reads.append((best, id(a), id(b)))
+        out: list[Detection] = []
+        used: set[int] = set()
+        for (conf, card, m), ia, ib in sorted(reads, key=lambda r: -r[0][0]):
+            if card in seen or ia in used or ib in used:
+                continue
+            seen.add(card)
+            used |= {ia, ib}
+            out.append(Detection(outline(m, CARD_SIZE), card, min(conf, INDEX_MOST)))
+        return out
 
     def _overlapped(
         self, frame_bgr: np.ndarray, masks: list[tuple[np.ndarray, float]], found: list[Detection]

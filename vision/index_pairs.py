@@ -46,7 +46,9 @@ def ink_blobs(frame_bgr: np.ndarray) -> tuple[list[InkBlob], float]:
     keeps what is darker than its surroundings whatever the light across the frame."""
     h, w = frame_bgr.shape[:2]
     scale = min(1.0, SEARCH_SIZE / max(h, w))
-    small = cv2.resize(frame_bgr, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(
+        frame_bgr, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA
+    )
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     k = cv2.getStructuringElement(cv2.MORPH_RECT, (GLYPH_MAX // 2 | 1, GLYPH_MAX // 2 | 1))
     hat = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, k)
