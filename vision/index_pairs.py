@@ -26,6 +26,8 @@ GLYPH_MIN, GLYPH_MAX = 7, 90
 #: suit's centre is (pixels): the layout ``vision.index`` expects of a corner.
 RANK_AT = (21.0, 24.0)
 RANK_TO_SUIT = 34.0
+#: Ink is at least this much darker than the stock round it (of 255: a quarter).
+INK_MIN = 64
 #: At most this many pairs are read per frame (each hypothesis costs two reads).
 MAX_PAIRS = 24
 
@@ -42,8 +44,9 @@ class InkBlob:
 def ink_blobs(frame_bgr: np.ndarray) -> tuple[list[InkBlob], float]:
     """Compact ink blobs darker than the stock round them, and the working scale.
 
-    A black-hat (the grey closed over a window wider than any glyph, minus the grey)
-    keeps what is darker than its surroundings whatever the light across the frame."""
+    How much darker than the stock round it each pixel is, as a share of that stock's
+    brightness (the grey closed over a window wider than any glyph), so a dim photo's
+    index stands out as well as a bright one's."""
     h, w = frame_bgr.shape[:2]
     scale = min(1.0, SEARCH_SIZE / max(h, w))
     small = cv2.resize(
@@ -51,9 +54,10 @@ def ink_blobs(frame_bgr: np.ndarray) -> tuple[list[InkBlob], float]:
     )
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     k = cv2.getStructuringElement(cv2.MORPH_RECT, (GLYPH_MAX // 2 | 1, GLYPH_MAX // 2 | 1))
-    hat = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, k)
-    t, _ = cv2.threshold(hat, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    ink = (hat > max(t, 30)).astype(np.uint8)
+    stock = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, k).astype(np.float32)
+    darker = (stock - grey) / np.maximum(stock, 24.0)
+    score = np.clip(darker * 255, 0, 255).astype(np.uint8)
+    ink = (score > INK_MIN).astype(np.uint8)
     n, _, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
     sh, sw = ink.shape
     out = []

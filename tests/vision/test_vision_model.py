@@ -97,3 +97,12 @@ def test_a_ten_with_touching_digits_is_told_from_a_queen() -> None:
     cv2.line(queen, (12, 22), (19, 29), 200, 3)
     assert _is_tight_ten(ten, 40.0)
     assert not _is_tight_ten(queen, 40.0)
+
+
+def test_a_light_card_in_dim_light_is_not_taken_for_a_dark_deck() -> None:
+    """A dim photo makes the stock as dark as a black deck's, but its ink is darker
+    still: it is read as it is, not as its negative."""
+    reader = CardReader(GlyphModel.load())
+    for card in ("9C", "QH"):
+        dim = (flat(synth.card_face(card, 0)).astype(np.float32) * 0.3).astype(np.uint8)
+        assert reader.read(dim).card == card
