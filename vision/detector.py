@@ -20,7 +20,7 @@ from vision.locate import (
 from vision.model import DeckGlyphs, GlyphModel
 from vision.overlap import MAX_HYPOTHESES, card_short_side, corner_hypotheses
 from vision.plane import TablePlane
-from vision.reader import CardReader
+from vision.reader import CardReader, colourless
 from vision.warp import warp_perspective
 
 #: Rectified card size (width, height): index glyphs come out roughly 25-35 px tall.
@@ -83,6 +83,8 @@ class CardDetector:
         self.empty = empty
         self.plane = plane
         self._empty_view: tuple[int, int, np.ndarray | None] | None = None
+        #: Whether the frame being read has colour (a monochrome one cannot tell red ink).
+        self._colour = True
 
     def _candidates(
         self, frame_bgr: np.ndarray, masks: list[tuple[np.ndarray, float]], weak: list[bool]
@@ -101,6 +103,7 @@ class CardDetector:
         return [[small.to_frame(q) for q in g] for g in groups], small
 
     def detect(self, frame_bgr: np.ndarray) -> list[Detection]:
+        self._colour = not colourless(frame_bgr)
         masks: list[tuple[np.ndarray, float]] = []
         weak: list[bool] = []
         groups, small = self._candidates(frame_bgr, masks, weak)
@@ -185,7 +188,7 @@ class CardDetector:
             for rank, suit in ((a, b), (b, a)):
                 m = card_from_pair(rank, suit, scale)
                 card = warp_perspective(frame_bgr, m, CARD_SIZE, cv2.BORDER_REPLICATE)
-                res = self.reader.read_corner(card)
+                res = self.reader.read_corner(card, self._colour)
                 if res.card is not None and (best is None or res.confidence > best[0]):
                     best = (res.confidence, res.card, m)
             if best is not None and best[0] >= least:
@@ -222,7 +225,7 @@ class CardDetector:
                 if not (0 <= y < gray.shape[0] and 0 <= x < gray.shape[1]) or gray[y, x] < paper:
                     continue  # the "card" there is darker than most of the frame: table
                 tried += 1
-                res = self.reader.read_corner(rectify(frame_bgr, q, CARD_SIZE))
+                res = self.reader.read_corner(rectify(frame_bgr, q, CARD_SIZE), self._colour)
                 # one deck: a card already in view is not seen twice in one frame
                 if res.card is not None and res.card not in seen and res.confidence >= CORNER_MIN:
                     seen.add(res.card)
@@ -233,7 +236,7 @@ class CardDetector:
         """Alternative outlines of one card, read in turn until one reads."""
         first = None
         for q in group:
-            res = self.reader.read(rectify(frame_bgr, q, CARD_SIZE))
+            res = self.reader.read(rectify(frame_bgr, q, CARD_SIZE), self._colour)
             if res.card is not None:
                 return Detection(q, res.card, res.confidence)
             if first is None:

@@ -30,6 +30,18 @@ DARK_RED_CHROMA = 21.0
 #: stock, and a photo's negative (its noise, its glare turned dark) is not that; the
 #: tracker still counts such a read after its usual run of identical frames.
 DARK_MOST = 0.85
+#: A frame whose channels differ by less than this (grey levels, at its 99th percentile)
+#: has no colour to judge the ink by.
+COLOURLESS_SPREAD = 6
+
+
+def colourless(frame_bgr: np.ndarray) -> bool:
+    """Whether a frame has no colour at all (a monochrome camera, a greyscale photo):
+    then black ink is no evidence against red. A colour camera always shows some colour
+    somewhere (the table, a hand, a court card), far beyond this spread of channels."""
+    sample = frame_bgr[::8, ::8].reshape(-1, 3).astype(np.int16)
+    spread = sample.max(axis=1) - sample.min(axis=1)
+    return bool(np.percentile(spread, 99) < COLOURLESS_SPREAD)
 
 
 def light_stock(card_bgr: np.ndarray) -> tuple[np.ndarray, bool]:
@@ -118,8 +130,11 @@ class CardReader:
     def __init__(self, model: GlyphModel | None = None) -> None:
         self.model = model or GlyphModel.load()
 
-    def index_proba(self, found: list[IndexGlyphs]) -> tuple[np.ndarray, np.ndarray]:
-        """(rank, suit) probabilities of each corner's glyphs; suit already weighs colour."""
+    def index_proba(
+        self, found: list[IndexGlyphs], colour: bool = True
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(rank, suit) probabilities of each corner's glyphs; suit already weighs colour
+        (unless ``colour`` is False: a frame with no colour says nothing about the ink)."""
         rx = glyphs.features(np.stack([glyphs.normalise(f.rank) for f in found]))
         sx = glyphs.features(np.stack([glyphs.normalise(f.suit) for f in found]))
         pr = self.model.rank_proba(rx)
@@ -136,7 +151,7 @@ class CardReader:
             else:
                 pr[i, ten] *= 4.0 if f.rank_parts >= 2 else 0.4
             pr[i] /= pr[i].sum()
-            ps[i] = _suit_proba(ps[i], f.redness)
+            ps[i] = _suit_proba(ps[i], f.redness if colour else RED_THRESHOLD)
         return pr, ps
 
     @staticmethod
@@ -176,7 +191,7 @@ class CardReader:
             return p
         return None
 
-    def read_corner(self, card_bgr: np.ndarray) -> CardRead:
+    def read_corner(self, card_bgr: np.ndarray, colour: bool = True) -> CardRead:
         """Read the top-left index alone: a card whose other end is hidden under the next
         one (its body is not consulted either, since another card may cover it). One
         corner is believable but less so, as :meth:`_decide` weighs it."""
@@ -186,11 +201,14 @@ class CardReader:
             found = [_colour_as_redness(found[0])]
         if found[0] is None:
             return CardRead(None, 0.0, (None,))
-        pr, ps = self.index_proba([found[0]])
+        pr, ps = self.index_proba([found[0]], colour)
         res = self._decide(found, self.corner_reads(pr, ps))
         return replace(res, confidence=min(res.confidence, DARK_MOST)) if dark else res
 
-    def read(self, card_bgr: np.ndarray) -> CardRead:
+    def read(self, card_bgr: np.ndarray, colour: bool = True) -> CardRead:
+        """Both corners read and checked against each other and the body's pips;
+        ``colour`` False for a frame without colour (a monochrome camera): the ink's
+        colour then counts for neither red nor black."""
         card_bgr, dark = light_stock(card_bgr)
         found = [find_index(c) for c in corners(card_bgr)]
         if dark:
@@ -198,7 +216,7 @@ class CardReader:
         present = [f for f in found if f is not None]
         if not present:
             return CardRead(None, 0.0, (None,) * len(found))
-        pr, ps = self.index_proba(present)
+        pr, ps = self.index_proba(present, colour)
         first = self.corner_reads(pr, ps)
         # The body's pips: a vote when the index alone is not sure, and always a check
         # on what it says — a sure read the pips contradict must not stay sure.

@@ -6,10 +6,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import render
+from vision import CardDetector, render
 from vision.pips import Pips
 from vision.reader import PIPS_CONTRADICT, PIPS_SHORT, SURE, CardReader, pip_cap
-from vision.synth import card_face
+from vision.synth import CardSpec, card_face, scene
 
 
 def pips(count: int) -> Pips:
@@ -63,3 +63,14 @@ def test_a_queens_index_over_nine_pips_is_not_read_surely() -> None:
 def test_a_spot_card_whose_pips_agree_stays_sure() -> None:
     res = CardReader().read(with_pips("9H", 9))
     assert res.card == "9H" and res.confidence >= SURE
+
+
+@pytest.mark.parametrize("card", ["QH", "9D", "3H", "TD"])
+def test_a_monochrome_camera_reads_red_cards_by_shape(card: str) -> None:
+    """In a frame with no colour the index's grey ink is no sign of a black suit: the
+    red cards read by their shape as surely as in colour (the tracker counts them)."""
+    img, _ = scene([CardSpec(card, (640, 480), 320, 35)], seed=41)
+    grey = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    dets = [d for d in CardDetector().detect(grey) if d.card]
+    assert [d.card for d in dets] == [card]
+    assert dets[0].confidence >= 0.8
