@@ -178,7 +178,10 @@ install_packages() {
 	fi
 	if [ "$kiosk" = yes ]; then
 		# cage runs the browser; fonts-noto-core draws Urdu (Nastaliq) and Hindi (Devanagari).
-		packages+=(cage fonts-noto-core)
+		# xwayland: Bookworm's cage (0.1.4) will not start without /usr/bin/Xwayland
+		# ("Cannot create XWayland server"), though Chromium never uses it, and its
+		# package does not pull it in (found by booting the kiosk in bench/install_root.py).
+		packages+=(cage xwayland fonts-noto-core)
 		# Raspberry Pi OS names its browser chromium-browser up to late 2024, chromium since.
 		if has_package chromium; then
 			packages+=(chromium)

@@ -167,6 +167,18 @@ def test_package_lists_are_fetched_before_the_packages_are_chosen(tmp_path: Path
     assert "sudo" in lines[chosen].split()  # /usr/local/bin/courtpiece needs it
 
 
+def test_kiosk_packages_include_xwayland_for_cage(tmp_path: Path) -> None:
+    """Bookworm's cage 0.1.4 exits at start without /usr/bin/Xwayland, and its package
+    does not depend on it (found by booting the kiosk in bench/install_root.py)."""
+    done = dry_run(tmp_path / "etc", "--kiosk")
+    assert done.returncode == 0, done.stderr
+    chosen = next(line for line in done.stdout.splitlines() if line.startswith("==> Debian packages:"))
+    assert {"cage", "xwayland", "fonts-noto-core"} <= set(chosen.split())
+    referee_only = dry_run(tmp_path / "etc2")
+    chosen = next(line for line in referee_only.stdout.splitlines() if line.startswith("==> Debian packages:"))
+    assert "xwayland" not in chosen.split()
+
+
 def test_without_a_running_systemd_units_are_enabled_and_nothing_is_started(tmp_path: Path) -> None:
     """In a chroot (an SD card image being made, bench/install_root.py) there is no
     systemd, udev or kernel to reach: files and unit links only."""
