@@ -148,13 +148,20 @@ class Config:
         return Path(self.table.state_dir)
 
 
+def _key_of(line: str) -> str:
+    """The key a ``key = value`` line sets, as tomllib names it: a dotted key
+    (``bad.name = 1``) makes a table named by its first part, a quoted key loses its
+    quotes."""
+    return line.split("=", 1)[0].split(".", 1)[0].strip().strip('"').strip("'")
+
+
 def _line_of(text: str, section: str, key: str) -> int | None:
     current = ""
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if line.startswith("[") and line.endswith("]"):
             current = line.strip("[]").strip()
-        elif current == section and line.split("=", 1)[0].strip() == key:
+        elif current == section and "=" in line and _key_of(line) == key:
             return n
         elif current == "" and section == "" and line.startswith("["):
             pass

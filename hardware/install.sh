@@ -35,7 +35,7 @@ dry_run=no
 
 usage() {
 	cat <<EOF
-Usage: sudo $0 [--kiosk [--kiosk-lang CODE] [--disable-desktop]] [--no-apt] [--no-start] [--dry-run]
+Usage: sudo $0 [--kiosk [--kiosk-lang CODE] [--disable-desktop]] [--camera] [--no-apt] [--no-start] [--dry-run]
 
   --kiosk            also install the table screen (cage + Chromium on tty1)
   --kiosk-lang CODE  the table screen's language at every start: en, ur or hi

@@ -49,6 +49,8 @@ IDLE_AFTER = 120.0
 #: Seconds the writer waits after the first message of a burst, so one SQLite transaction
 #: takes the whole burst (the pages read memory, so this delays nothing they show).
 FLUSH_AFTER = 0.05
+#: Seconds between two log lines about ignored messages on one topic.
+BAD_MESSAGE_EVERY = 60.0
 
 BatchHook = Callable[[str, Batch, float], None]
 
@@ -118,6 +120,7 @@ class Scoreboard:
         self._lock = threading.RLock()
         self._stop = threading.Event()
         self.connected = False
+        self._bad: dict[str, tuple[float, int]] = {}  # topic -> (last reported, ignored since)
         self.version = 0  # bumped on every change the pages show
         self._load()
         self.client: mqtt.Client | None = None
@@ -194,8 +197,22 @@ class Scoreboard:
     def _on_message(self, _c: mqtt.Client, _u: Any, msg: mqtt.MQTTMessage) -> None:
         try:
             self.handle(msg.topic, msg.payload)
-        except Exception:  # one bad message must not stop the scoreboard
-            log.exception("bad message on %s", msg.topic)
+        except (ValueError, KeyError, TypeError) as err:  # not what a table writes
+            self._bad_message(msg.topic, f"{type(err).__name__}: {err}", with_trace=False)
+        except Exception as err:  # one bad message must not stop the scoreboard
+            self._bad_message(msg.topic, f"{type(err).__name__}: {err}", with_trace=True)
+
+    def _bad_message(self, where: str, why: str, *, with_trace: bool) -> None:
+        """One line per topic a minute at most: a table (or anyone holding its password)
+        sending junk must not fill the club server's log and disk."""
+        now = time.monotonic()
+        last, quiet = self._bad.get(where, (float("-inf"), 0))
+        if now - last < BAD_MESSAGE_EVERY:
+            self._bad[where] = (last, quiet + 1)
+            return
+        self._bad[where] = (now, 0)
+        more = f" ({quiet} more since the last report)" if quiet else ""
+        log.warning("a message on %s was ignored: %s%s", where, why[:200], more, exc_info=with_trace)
 
     def _ask(self, t: LiveTable, now: float) -> None:
         if self.client is None or (t.asked[0] == t.have and now - t.asked[1] < ASK_AGAIN):

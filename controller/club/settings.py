@@ -38,6 +38,10 @@ class BrokerPart:
     server_cert: str = ""
     server_key: str = ""
     client_ca: str = ""
+    #: for ``--broker-files``: the address the broker listens on; every network by
+    #: default (the tables reach it over the club's Wi-Fi), "127.0.0.1" to try a club
+    #: on one machine
+    listen: str = "0.0.0.0"
 
 
 @dataclass

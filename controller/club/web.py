@@ -20,6 +20,7 @@ from typing import Any
 from fastapi import FastAPI, HTTPException, Request, Response
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.requests import ClientDisconnect
 
 from controller.club.ledger import PlayerStats
 from controller.club.scoreboard import Scoreboard
@@ -27,7 +28,7 @@ from controller.club.standings import Registry, players, seat_ids, standings
 from controller.club.tournament import Director
 from controller.web.admin_routes import Gate, _body, session_router
 from controller.web.app import CSP
-from controller.web.body_limit import BodyLimit
+from controller.web.body_limit import BodyLimit, client_went_away
 from controller.web.pin import PinCheck, valid_pin
 from controller.web.public_routes import STATIC as TABLE_STATIC
 from controller.web.public_routes import languages
@@ -80,6 +81,7 @@ def create_club_app(board: Scoreboard, *, admin_pin: str | PinCheck, club_name: 
     gate = Gate(Sessions(load_or_create_secret(state_dir)), limiter or RateLimiter(), admin_pin)
     director = Director(board.store)
     app.state.gate = gate
+    app.add_exception_handler(ClientDisconnect, client_went_away)  # type: ignore[arg-type]
     app.add_middleware(BodyLimit)  # every body counted as it streams: 64 KiB (docs/web.md)
 
     @app.middleware("http")

@@ -22,7 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     c = sub.add_parser(
         "capture",
         help="walk through the 52 cards under the table's camera and save labelled frames",
-        description=__doc__,
+        description=(__doc__ or "").replace("``", ""),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     c.add_argument("--deck", required=True, metavar="NAME", help="a name for this deck")

@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
         conf = write_broker_files(Path(args.broker_files), prefix=cfg.club.prefix, tables=cfg.tables,
                                   scoreboard_password=b.password,
-                                  setup=BrokerSetup("0.0.0.0", b.port, tls_cert=b.server_cert, tls_key=b.server_key,
+                                  setup=BrokerSetup(b.listen, b.port, tls_cert=b.server_cert, tls_key=b.server_key,
                                                     tls_ca=b.client_ca, require_certificate=bool(b.client_ca)))
         print(f"wrote {conf} and its password file and ACL for {len(cfg.tables)} tables")
         return 0

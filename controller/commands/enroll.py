@@ -39,7 +39,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         required=state is None,
         default=state,
         metavar="DIR",
-        help="the referee's state directory" + (f" (default: {state})" if state else ""),
+        help="the referee's state directory" + (f" (default: {state})" if state else
+                                                 " (or $STATE_DIRECTORY, which the Pi's own `courtpiece` sets)"),
     )
     p.add_argument("--reader", choices=("pn532", "rdm6300", "hub", "sim"), default="pn532")
     p.add_argument(

@@ -44,10 +44,13 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as err:
         print(f"courtpiece run: {err}", file=sys.stderr)
         return 2
+    simulated = cfg.hub.enabled and cfg.hub.port == VIRTUAL_PORT
     try:
         decks = DeckMap.load(cfg.state_dir, cfg.table.deck or None)
     except (DeckError, OSError) as err:
-        logging.warning("no deck map (%s): every tag will be reported as unknown; run 'courtpiece enroll'", err)
+        if not simulated:  # a simulated table enrols its own deck (open_virtual_table)
+            logging.warning("no deck map (%s): every tag will be reported as unknown; run 'courtpiece enroll'",
+                            err)
         decks = None
     service = TableService.open(cfg, decks)
     service.start_default_match()
@@ -56,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         service.referee.subscribe(lambda e: (print(line, flush=True) if sees(PUBLIC, e) and (
             line := describe(e, seats)) else None))
     virtual = None
-    if cfg.hub.enabled and cfg.hub.port == VIRTUAL_PORT:  # a simulated table (controller/virtual_table.py)
+    if simulated:  # a simulated table (controller/virtual_table.py)
         virtual = open_virtual_table(service)
         driver = start_hub(service, virtual.hub.port, source="virtual-hub")
     else:

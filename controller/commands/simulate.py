@@ -6,11 +6,23 @@ import argparse
 import json
 
 
+class _SaysDefaults(argparse.HelpFormatter):
+    """A default only where it tells something and the help has not already said it
+    (argparse's own formatter printed "(default: random) (default: None)")."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        quiet = action.default is None or action.default is False or action.default in ("", [])
+        if "(default" in text or quiet or action.default is argparse.SUPPRESS:
+            return text
+        return text + " (default: %(default)s)"
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("simulate", help="referee a bot-played table through a virtual reader hub",
                        description="Four bots play a real deck through the virtual reader hub (the real "
                        "wire protocol over a pseudo-terminal); the referee judges every card and the "
-                       "dashboard shows it.", formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                       "dashboard shows it.", formatter_class=_SaysDefaults)
     p.add_argument("--preset", default="court-piece", help="the rules the table plays ('courtpiece presets' lists them)")
     p.add_argument("--knowledge", choices=["dealt", "played"], default="dealt",
                    help="dealt: cards are read as they are dealt; played: only played cards are seen")

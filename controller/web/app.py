@@ -14,11 +14,12 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.requests import ClientDisconnect
 
 from controller.referee.referee import Referee
 from controller.signals.voice_settings import VoiceControl
 from controller.web.admin_routes import Gate, admin_router
-from controller.web.body_limit import BodyLimit
+from controller.web.body_limit import BodyLimit, client_went_away
 from controller.web.broadcast import Broadcast
 from controller.web.calibrate_routes import (
     MAX_UPLOAD_BYTES,
@@ -99,5 +100,6 @@ def create_app(referee: Referee, *, admin_pin: str | PinCheck, table_log: Callab
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     # Outermost of the app's own middleware: the size is checked before any route, login
     # or CSRF check reads a byte. The photo upload alone may be large.
+    app.add_exception_handler(ClientDisconnect, client_went_away)  # type: ignore[arg-type]
     app.add_middleware(BodyLimit, per_path={"/admin/api/calibrate/frame": MAX_UPLOAD_BYTES + 64 * 1024})
     return app

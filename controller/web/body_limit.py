@@ -14,11 +14,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import Response
+
 Scope = dict[str, Any]
 Message = dict[str, Any]
 
 #: Every JSON command, login and form on the dashboard fits many times over.
 DEFAULT_LIMIT = 64 * 1024
+
+
+async def client_went_away(_request: Request, _exc: ClientDisconnect) -> Response:
+    """A body that stopped coming: its client left, or the server closed it at the body's
+    deadline (``[web] body_timeout``). Nobody is there to read an answer, and it is what
+    the deadline is for, not a fault of the program, so no traceback goes to the log
+    (someone dripping bodies on the club's Wi-Fi would otherwise fill it)."""
+    return Response(status_code=400)
 
 
 class BodyTooLarge(Exception):

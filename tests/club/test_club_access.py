@@ -90,3 +90,31 @@ def test_generated_files():
     # the same line `mosquitto_passwd -b FILE alice secret` wrote for this salt
     assert line == ("$7$101$9ZaOBR+E6thf0akQ$0tqc0MK4rj7tOD1juQPiRVaYWnNJCGXtxZKyyfrQFSVgcs4Lky9c1D5kWXPOf88BLU"
                     "AerFlfF1uZb3HP6H3TyA==")
+
+
+def test_junk_on_a_tables_own_topic_is_ignored_in_a_line_a_minute(broker, tmp_path, caplog):
+    """Anyone holding a table's password can write its topics: a hundred bad messages
+    must neither stop the scoreboard nor put a hundred tracebacks in the club's log."""
+    import json
+    import logging
+
+    from controller.club.scoreboard import Scoreboard
+    from controller.club.store import ClubStore
+
+    caplog.set_level(logging.WARNING, logger="controller.club.scoreboard")
+    board = Scoreboard(ClubStore(tmp_path / "club.sqlite3"), board_link(broker)).start()
+    t1 = Probe(table_link(broker, "t1"))
+    try:
+        wait_for(lambda: board.connected, "the scoreboard's connection")
+        for i in range(100):
+            assert not t1.publish("courtpiece/tables/t1/events", f"g{i}".encode()).is_failure
+        good = {"v": 1, "table": "t1", "seq": 3, "prev": 0, "events": [{"seq": 3, "event": "match-setup"}]}
+        assert not t1.publish("courtpiece/tables/t1/events", json.dumps(good).encode()).is_failure
+        wait_for(lambda: "t1" in board.tables and board.tables["t1"].have == 3, "the good batch after the junk")
+    finally:
+        t1.close()
+        board.stop()
+    ignored = [r for r in caplog.records if "was ignored" in r.getMessage()]
+    assert len(ignored) == 1, [r.getMessage() for r in caplog.records]
+    assert "courtpiece/tables/t1/events" in ignored[0].getMessage()
+    assert not ignored[0].exc_info  # a line, not a traceback

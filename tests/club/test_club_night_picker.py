@@ -4,6 +4,7 @@ night; tonight is the default; the choice stays in the address."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -62,6 +63,9 @@ def test_standings_and_players_for_the_chosen_night(tmp_path):
         page.goto(f"{srv.url}/")
         picker = page.locator('[data-role="night-picker"]')
         expect(picker).to_have_value(str(tonight), timeout=FIRST)  # tonight unless asked
+        # a night named by its day shows the date once; a night with a name gets its date
+        expect(picker.locator(f'option[value="{first}"]')).to_have_text(store.nights()[0]["name"])
+        expect(picker.locator(f'option[value="{tonight}"]')).to_have_text(re.compile(r"^second night \(tonight\) \S+$"))
         rows = page.locator('[data-role="standings"] tr td:nth-child(2)')
         expect(rows).to_have_text(teams(tonight))
         expect(page.locator('[data-role="players"] li')).to_have_count(4)

@@ -37,7 +37,8 @@ def test_hidden_cards_never_reach_the_broker(broker, tmp_path, preset, knowledge
     table = SimTable("t1", tmp_path / "t1", table_link(broker, "t1"), seed=seed, revoke_rate=0.08).start()
     try:
         table.new_match(SimMatch(SEATS, preset, {"match-end": "hands", "match-target": 3}, knowledge=knowledge))
-        at = {table.referee.last_seq: secrets_now(table.referee, table.bots)}
+        # the publisher may send its first state before the match: no card is secret then
+        at = {0: Secrets(0), table.referee.last_seq: secrets_now(table.referee, table.bots)}
         old: dict[int, Secrets] = {}
         undos = hidden = 0
         while not table.over:

@@ -34,6 +34,8 @@ def test_a_club_file(tmp_path):
     (GOOD.replace('"second-secret"', '"short"'), "8 or more characters"),
     (GOOD.replace("port = 1884", "port = 99999"), "'broker.port' (line 4) must be a TCP port"),
     ("[club]\n", "[tables] must list"),
+    (GOOD.replace('table-2 = "second-secret"', 'bad.name = "second-secret"'), "'tables.bad' (line 8)"),
+    (GOOD.replace("port = 1884", "listen = 0"), "bad value for 'broker.listen' (line 4)"),
 ])
 def test_mistakes_are_named(tmp_path, text, words):
     p = tmp_path / "club.toml"
@@ -57,6 +59,9 @@ def test_broker_files_from_the_cli(tmp_path, capsys):
     assert "user table-2\ntopic write courtpiece/tables/table-2/events" in (out / "acl").read_text()
     conf = (out / "mosquitto.conf").read_text()
     assert "listener 1884 0.0.0.0" in conf and "allow_anonymous false" in conf
+    p.write_text(GOOD.replace("port = 1884", 'port = 1884\nlisten = "127.0.0.1"'))  # a club tried on one machine
+    assert main(["club", "--config", str(p), "--broker-files", str(out)]) == 0
+    assert "listener 1884 127.0.0.1\n" in (out / "mosquitto.conf").read_text()
 
 
 def test_broker_files_with_a_tls_listener(tmp_path):

@@ -208,6 +208,9 @@ def test_a_dripped_login_body_is_cut_off_at_its_deadline(quick_body_server):
     dripped, _ = drip_until_closed(quick_body_server.port, head, most=200)
     assert dripped < 200
     assert httpx.get(quick_body_server.url + "/api/state").status_code == 200
+    # the deadline doing its job is not a fault: no traceback in the table's log
+    assert "Traceback" not in quick_body_server.log()
+    assert "ClientDisconnect" not in quick_body_server.log()
 
 
 def test_a_dripped_body_nobody_reads_is_cut_off_too(quick_body_server):

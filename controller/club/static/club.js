@@ -34,7 +34,14 @@ function tile(t) {
 const NIGHT = "night";
 const chosenNight = () => new URLSearchParams(location.search).get(NIGHT) || "current";
 const withNight = (url) => `${url}${url.includes("?") ? "&" : "?"}${NIGHT}=${encodeURIComponent(chosenNight())}`;
-const nightDate = (n) => (n.started ? new Date(n.started * 1000).toLocaleDateString() : "");
+// The date a night started, unless its name already is that date (a night the director
+// did not name is named by its day, and "2026-11-23 23/11/2026" says it twice).
+const nightDate = (n) => {
+  if (!n.started) return "";
+  const d = new Date(n.started * 1000);
+  const day = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+  return n.name === day ? "" : d.toLocaleDateString();
+};
 
 function nightPicker(club, redraw) {
   const select = $('[data-role="night-picker"]');
