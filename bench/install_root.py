@@ -25,40 +25,60 @@ What runs, each in a chroot (systemd is not PID 1 there, so units are not starte
 7. the organiser's ``courtpiece pin --reset`` and ``courtpiece hub flash --dry-run``
    (mpremote in the virtualenv) through /usr/local/bin;
 8. the root booted under its own systemd (``systemd-nspawn --boot``, Debian's
-   ``systemd-container``; the container shares this machine's network): systemd, not
-   this script, starts the enabled referee unit with every setting of its sandbox
-   (read-only system, device policy, system-call filter, no capabilities), waits for
-   its ``READY=1`` (``Type=notify``) and holds it to ``WatchdogSec=``. The dashboard
-   must answer from outside the container, and the unit must still be running, never
-   restarted, after more than one watchdog period. A container has no udev and no
-   screen, so the hub's device name and the kiosk are not shown here.
+   ``systemd-container``; the container shares this machine's network) to its default
+   target, graphical.target as the installer set it: systemd, not this script, starts
+   the enabled referee unit with every setting of its sandbox (read-only system, device
+   policy, system-call filter, no capabilities), waits for its ``READY=1``
+   (``Type=notify``) and holds it to ``WatchdogSec=``. The dashboard must answer from
+   outside the container, and the unit must still be running, never restarted, after
+   more than one watchdog period. Then the table screen: the installed kiosk unit (its
+   tty1, logind session, user, sandbox and ExecStart as installed) with one bench
+   drop-in in the throw-away root, ``zz-bench.conf``: wlroots' headless backend and
+   software renderer (no screen, GPU or keyboard here) and the installed ``KIOSK_URL``
+   moved to step 6's port. tty1 (and tty0, so logind gives seat0 virtual terminals) is
+   a pty this script holds. Chromium gets a DevTools port through Debian's
+   /etc/chromium.d, and through it the bench reads what the kiosk shows: the address,
+   the language and direction the page applied, its title in that language, and that
+   its WebSocket to the referee is open. It must still be so, the unit never
+   restarted, after the 40 s;
+9. a second boot (the Pi switched off and on): the dashboard answers and the kiosk
+   shows the table again in the same language (it lives in the unit's drop-in, not
+   in Chromium's throw-away profile). A container has no udev, so the hub's device
+   name is not shown here.
 
 Too slow for CI (a few minutes; downloads Debian packages and wheels), so it is a bench
-script. Needs root (debootstrap, chroot, mounts, systemd-nspawn) and network access to a Debian mirror
-and PyPI. apt's and pip's downloads are kept in ``--cache`` too, so a second run
-downloads little.
+script. Needs root (debootstrap, chroot, mounts, systemd-nspawn), Debian's debootstrap
+and systemd-container on this machine, the project's own Python environment
+(websockets, for DevTools), and network access to a Debian mirror and PyPI. apt's and
+pip's downloads are kept in ``--cache`` too, so a second run downloads little.
 
     sudo python bench/install_root.py [--cache /var/tmp/courtpiece-root] [--keep]
 
-Ends with one line: ``install_root ok=1 seconds=... service_answers=1 ...``.
+Ends with one line: ``install_root ok=1 seconds=... service_answers=1 ... kiosk_table_loaded=1 ...``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import os
 import re
+import select
 import shutil
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 REPO = Path(__file__).resolve().parents[1]
 SUITE = "bookworm"
@@ -68,6 +88,16 @@ BASE_PACKAGES = ["systemd", "systemd-sysv", "udev", "kmod", "python3", "ca-certi
 CHECKOUT = "/home/pi/courtpiece"
 REFEREE_UNIT = "/etc/systemd/system/courtpiece.service"
 KIOSK_UNIT = "/etc/systemd/system/courtpiece-kiosk.service"
+#: the bench's own drop-in for the kiosk (sorts after the installer's language.conf)
+KIOSK_BENCH_DROPIN = KIOSK_UNIT + ".d/zz-bench.conf"
+#: Debian's /usr/bin/chromium sources /etc/chromium.d/*: the bench's DevTools port
+CHROMIUM_BENCH_FLAGS = "/etc/chromium.d/zz-bench"
+#: what the table page says about itself, read through DevTools: the address, the
+#: language and direction i18n.js applied, whether its WebSocket to the referee is open
+#: (table-page.js sets data-live), and the title in the page's language
+PAGE_PROBE = ("JSON.stringify({href: location.href, lang: document.documentElement.lang,"
+              " dir: document.documentElement.dir, live: document.body.dataset.live || '',"
+              " title: (document.querySelector('.bar .title') || {}).textContent || ''})")
 INSTALL_OPTIONS = ["--kiosk", "--kiosk-lang", "ur", "--camera"]
 
 # Mounts a chroot needs, made in a private mount namespace (unshare --mount), so they
@@ -330,49 +360,207 @@ def inside(init: int, argv: list[str]) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=60)
 
 
-def unit_state(init: int) -> dict[str, str]:
-    shown = inside(init, ["/bin/systemctl", "show", "courtpiece.service",
+def unit_state(init: int, unit: str = "courtpiece.service") -> dict[str, str]:
+    shown = inside(init, ["/bin/systemctl", "show", unit,
                           "-p", "ActiveState", "-p", "SubState", "-p", "NRestarts", "-p", "Result"])
     return dict(line.split("=", 1) for line in shown.stdout.splitlines() if "=" in line)
 
 
-def boot(root: Root, port: int, wait: float, log: Path, run: Run) -> None:
-    """Step 8: systemd starts the unit, sandbox and watchdog included."""
+def running(state: dict[str, str]) -> bool:
+    """Running, and never restarted since the boot (a crash loop shows as restarts)."""
+    return state.get("SubState") == "running" and state.get("NRestarts") == "0"
+
+
+def kiosk_url(root: Root) -> str:
+    """The KIOSK_URL systemd gives the installed kiosk unit: the unit's, then its
+    drop-ins' in name order (the installer's language.conf), the last one winning."""
+    unit = root.file(KIOSK_UNIT)
+    dropins = sorted(p for p in unit.with_name(unit.name + ".d").glob("*.conf")
+                     if p.name != Path(KIOSK_BENCH_DROPIN).name)
+    url = ""
+    for path in [unit, *dropins]:
+        for line in path.read_text().splitlines():
+            if line.startswith("Environment=KIOSK_URL="):
+                url = line.removeprefix("Environment=KIOSK_URL=")
+    return url
+
+
+def prepare_kiosk(root: Root, port: int, devtools: int, url: str | None = None) -> str:
+    """The smallest change that lets the installed kiosk unit run in a container, written
+    into the throw-away root only: wlroots' headless backend and software renderer (no
+    screen, GPU or input devices here), and the installed KIOSK_URL moved to the port
+    step 6 gave the referee. Chromium gets a DevTools port through Debian's own
+    /etc/chromium.d, so the unit's ExecStart stays as installed. Returns the address
+    the kiosk should show (``url`` replaces it, to see the check fail)."""
+    url = url or kiosk_url(root).replace("//127.0.0.1:8000/", f"//127.0.0.1:{port}/")
+    dropin = root.file(KIOSK_BENCH_DROPIN)
+    dropin.parent.mkdir(exist_ok=True)
+    dropin.write_text("# bench/install_root.py: no screen, GPU or keyboard in a container\n[Service]\n"
+                      "Environment=WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1\n"
+                      f"Environment=KIOSK_URL={url}\n")
+    root.file(CHROMIUM_BENCH_FLAGS).write_text(
+        f'export CHROMIUM_FLAGS="$CHROMIUM_FLAGS --remote-debugging-port={devtools}"\n')
+    return url
+
+
+def expected_page(root: Root, url: str) -> dict[str, str]:
+    """What the table page shows at ``url`` once loaded: its language (``?lang=``) with
+    that language's direction and title from the installed i18n files, and live."""
+    lang = parse_qs(urlsplit(url).query).get("lang", ["en"])[0]
+    words = json.loads(root.file(f"{CHECKOUT}/controller/web/static/i18n/{lang}.json").read_text())
+    return {"href": url, "lang": lang, "dir": words.get("_meta", {}).get("dir", "ltr"),
+            "live": "1", "title": words["app.title"]}
+
+
+def page_state(devtools: int) -> dict[str, str]:
+    """The kiosk's page as Chromium has it (PAGE_PROBE), through its DevTools port; empty
+    while there is no page yet."""
+    from websockets.sync.client import connect  # the project's own dependency
+
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{devtools}/json/list", timeout=5) as r:
+            targets = json.load(r)
+        page = next(t for t in targets if t.get("type") == "page")
+        with connect(page["webSocketDebuggerUrl"], open_timeout=10, max_size=None) as ws:
+            ws.send(json.dumps({"id": 1, "method": "Runtime.evaluate",
+                                "params": {"expression": PAGE_PROBE, "returnByValue": True}}))
+            reply: dict = {}
+            while reply.get("id") != 1:
+                reply = json.loads(ws.recv(timeout=10))
+        return json.loads(reply["result"]["result"]["value"])
+    except (OSError, ValueError, KeyError, StopIteration, TimeoutError, urllib.error.URLError) as e:
+        return {"error": str(e) or type(e).__name__}
+    except Exception as e:  # websockets' own errors: the page went away meanwhile
+        return {"error": f"{type(e).__name__}: {e}"}
+
+
+def matches(seen: dict[str, str], want: dict[str, str]) -> bool:
+    return all(seen.get(k) == v for k, v in want.items())
+
+
+def kiosk_shows(devtools: int, want: dict[str, str], deadline: float) -> tuple[bool, dict[str, str]]:
+    """Wait until the kiosk's page is ``want`` (the WebSocket opens a moment after load)."""
+    seen: dict[str, str] = {}
+    while time.monotonic() < deadline:
+        seen = page_state(devtools)
+        if matches(seen, want):
+            return True, seen
+        time.sleep(2)
+    return False, seen
+
+
+@contextlib.contextmanager
+def console() -> Iterator[str]:
+    """A terminal to stand in for the Pi's tty1 (and tty0, whose presence tells logind
+    that seat0 has virtual terminals, as the unit's session on tty1 needs): a pty whose
+    other end this script holds open and drains. Yields the terminal's path."""
+    master, slave = os.openpty()
+    done = threading.Event()
+
+    def drain() -> None:
+        while not done.is_set():
+            try:
+                if select.select([master], [], [], 0.5)[0]:
+                    os.read(master, 4096)
+            except OSError:
+                time.sleep(0.2)
+
+    thread = threading.Thread(target=drain, daemon=True)
+    thread.start()
+    try:
+        yield os.ttyname(slave)
+    finally:
+        done.set()
+        thread.join(timeout=5)
+        os.close(slave)
+        os.close(master)
+
+
+@contextlib.contextmanager
+def booted(root: Root, log: Path) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+    """The root booted to its default target (graphical.target, set by the installer)
+    under its own systemd; yields the container's PID 1 (as this machine sees it) and
+    nspawn's process, and powers the container off afterwards."""
     if shutil.which("systemd-nspawn") is None:
         raise StepFailed("systemd-nspawn is missing: apt-get install systemd-container")
-    out = log.open("wb")
-    # --register=no --keep-unit: this machine's PID 1 is not systemd, so there is no
-    # machined or scope to ask for; multi-user.target: the kiosk has no screen here
-    proc = subprocess.Popen(["systemd-nspawn", "-D", str(root.path), "--boot", "--register=no", "--keep-unit",
-                             "-q", "--", "systemd.unit=multi-user.target"],
-                            stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        init = container_init(proc.pid, time.monotonic() + 60)
+    with console() as tty, log.open("ab") as out:
+        # --register=no --keep-unit: this machine's PID 1 is not systemd, so there is no
+        # machined or scope to ask for
+        proc = subprocess.Popen(["systemd-nspawn", "-D", str(root.path), "--boot", "--register=no", "--keep-unit",
+                                 f"--bind={tty}:/dev/tty1", f"--bind={tty}:/dev/tty0", "-q"],
+                                stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+        try:
+            yield container_init(proc.pid, time.monotonic() + 60), proc
+        finally:
+            # SIGTERM to nspawn asks the container's systemd to power off
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+                try:
+                    proc.wait(timeout=60)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait()
+
+
+def show_kiosk_log(init: int) -> None:
+    """The kiosk's log: the unit's own lines, and cage's and Chromium's (pam_systemd moves
+    them into the session's scope, so they are under the name cage, not the unit)."""
+    for match in (["-u", "courtpiece-kiosk.service"], ["-t", "cage"]):
+        logged = inside(init, ["/bin/journalctl", "-b", "--no-pager", "-o", "cat", *match])
+        print(tail(logged.stdout + logged.stderr, 20), file=sys.stderr)
+
+
+def check_kiosk(init: int, devtools: int, want: dict[str, str], wait: float, hold: float = 10) -> bool:
+    """The kiosk unit running, never restarted, with Chromium showing ``want``, and
+    still so ``hold`` seconds later (a browser that crashes restarts the unit)."""
+    shows, seen = kiosk_shows(devtools, want, time.monotonic() + wait)
+    time.sleep(hold)
+    shows = shows and matches(page_state(devtools), want)
+    state = unit_state(init, "courtpiece-kiosk.service")
+    print(f"   kiosk: courtpiece-kiosk.service {state}\n   kiosk page: {seen}", flush=True)
+    if not shows or not running(state):
+        show_kiosk_log(init)
+    return shows and running(state)
+
+
+def boot(root: Root, port: int, wait: float, log: Path, run: Run, devtools: int, page: dict[str, str]) -> None:
+    """Step 8: systemd starts the referee, sandbox and watchdog included, then the table
+    screen on the kiosk's address."""
+    with booted(root, log) as (init, proc):
         up = answers(f"http://127.0.0.1:{port}/api/state", time.monotonic() + wait, proc)
+        started = time.monotonic()
         first = unit_state(init)
         print(f"   booted: courtpiece.service {first}", flush=True)
         run.checks["boot_answers"] = int(up)
         run.checks["boot_unit_running"] = int(first.get("SubState") == "running")
-        # longer than WatchdogSec=30: a service whose pings the sandbox stopped is restarted by now
-        time.sleep(40)
+        shows, seen = kiosk_shows(devtools, page, time.monotonic() + wait)
+        print(f"   kiosk page: {seen}", flush=True)
+        # longer than WatchdogSec=30: a service whose pings the sandbox stopped is restarted
+        # by now, and so is a kiosk whose browser crashes
+        time.sleep(max(0.0, 40 - (time.monotonic() - started)))
         later = unit_state(init)
         alive = answers(f"http://127.0.0.1:{port}/api/state", time.monotonic() + 10, proc)
         print(f"   after 40 s: courtpiece.service {later}", flush=True)
-        run.checks["boot_watchdog_held"] = int(later.get("SubState") == "running" and later.get("NRestarts") == "0"
-                                               and alive)
+        run.checks["boot_watchdog_held"] = int(running(later) and alive)
         if not all((up, alive)) or later.get("NRestarts") != "0":
             logged = inside(init, ["/bin/journalctl", "-u", "courtpiece.service", "--no-pager", "-o", "cat"])
             print(tail(logged.stdout + logged.stderr, 40), file=sys.stderr)
-    finally:
-        # SIGTERM to nspawn asks the container's systemd to power off
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-        out.close()
+        kiosk = unit_state(init, "courtpiece-kiosk.service")
+        print(f"   after 40 s: courtpiece-kiosk.service {kiosk}", flush=True)
+        run.checks["kiosk_running"] = int(running(kiosk))
+        # still there and live after 40 s, not a page that came and went with its browser
+        run.checks["kiosk_table_loaded"] = int(shows and matches(page_state(devtools), page))
+        if not running(kiosk) or not shows:
+            show_kiosk_log(init)
+
+
+def reboot(root: Root, port: int, wait: float, log: Path, run: Run, devtools: int, page: dict[str, str]) -> None:
+    """Step 9: the next boot brings the referee and the table screen back, in the same
+    language (the language lives in the unit's drop-in, not in the browser's profile)."""
+    with booted(root, log) as (init, proc):
+        run.checks["reboot_answers"] = int(answers(f"http://127.0.0.1:{port}/api/state", time.monotonic() + wait, proc))
+        run.checks["reboot_kiosk_table_loaded"] = int(check_kiosk(init, devtools, page, wait))
 
 
 def bench(args: argparse.Namespace, run: Run) -> None:
@@ -429,8 +617,14 @@ def bench(args: argparse.Namespace, run: Run) -> None:
         run.checks["pin_reset"] = int(reset.returncode == 0 and "new admin PIN" in reset.stdout)
         flash = root.run(["/usr/local/bin/courtpiece", "hub", "flash", "--dry-run"], check=False)
         run.checks["hub_flash_plan"] = int(flash.returncode == 0 and "mpremote" in flash.stdout)
+        devtools = free_port()
+        url = prepare_kiosk(root, port, devtools)
+        page = expected_page(root, url)
+        print(f"   kiosk address (installed, on the bench's port): {url}", flush=True)
         with timed(run, "boot"):
-            boot(root, port, args.wait, work / "boot.log", run)
+            boot(root, port, args.wait, work / "boot.log", run, devtools, page)
+        with timed(run, "reboot"):
+            reboot(root, port, args.wait, work / "boot.log", run, devtools, page)
     finally:
         if args.keep:
             print(f"   kept {work}", flush=True)
