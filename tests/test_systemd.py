@@ -287,3 +287,5 @@ def test_kiosk_follows_the_referee_and_runs_chromium_under_cage() -> None:
     assert not any(word.startswith("--app") for word in browser)
     assert "--autoplay-policy=no-user-gesture-required" in browser  # the revoke alarm sounds unclicked
     assert "Environment=KIOSK_URL=http://127.0.0.1:8000/table" in KIOSK.read_text()
+    # a screen with no keyboard or touch must still get its compositor
+    assert "Environment=WLR_LIBINPUT_NO_DEVICES=1" in KIOSK.read_text()
