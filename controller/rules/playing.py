@@ -23,6 +23,7 @@ from .events import (
     Event,
     FaceDownPlayed,
     FaceDownShown,
+    HandWon,
     PlayAccepted,
     TrickWon,
     VoidShown,
@@ -104,10 +105,17 @@ class Playing:
             held = self._held_trick(seat)
         if held == "close":
             self._close_trick(out)
+            if self.phase is Phase.PLAY_ON and self.hand is h:
+                # The held trick made a 7-0 start: this card is the winner's lead, and a card
+                # played over the offer is the choice to play on, as at any other trick.
+                self._finish_play_on(True, out)
             if self.phase is not Phase.PLAY or self.hand is not h:
                 # The flagged trick ended the hand; this card belongs to no trick now. It is
                 # on the table all the same, so it is recorded rather than refused.
-                out.append(CardNotCounted(seat, CARDS[int(move.card)], "the hand ended with the revoke"))
+                ended = next((e for e in reversed(out) if isinstance(e, HandWon)), None)
+                why = ("the hand ended with the revoke" if ended is not None and ended.reason.startswith("revoke")
+                       else "the hand is over")
+                out.append(CardNotCounted(seat, CARDS[int(move.card)], why))
                 return
         elif held == "replace":
             self._take_back(seat, out)
