@@ -140,7 +140,8 @@ class CardDetector:
             out += self._overlapped(frame_bgr, masks, out)
         if any(d.card for d in out) and any(d.card is None for d in out):
             # an outline that reads as nothing beside cards that read: maybe cards lying
-            # half covered by the next, whose visible index may still be read
+            # half covered by the next, whose visible index may still be read (a frame
+            # whose outlines all read is not searched: the live camera's usual frame)
             out += self._from_index_pairs(frame_bgr, out, CORNER_MIN)
         if small is not None and self.plane is not None:
             full = self.plane
@@ -175,13 +176,15 @@ class CardDetector:
         blob and each card used once, surest first; never "sure"."""
         whole = [d for d in found if d.card]
         seen = {d.card for d in whole}
-        blobs, scale = ink_blobs(frame_bgr)
+        blobs, scale = ink_blobs(frame_bgr, on_stock=bool(whole))
         # ink on a card already read is its index, its pips or its picture
         blobs = [
             b
             for b in blobs
             if not any(_holds(d.quad, (b.cx / scale, b.cy / scale), 0.0) for d in whole)
         ]
+        if len(blobs) < 2:
+            return []
         reads = []
         for a, b in index_pairs(blobs)[:MAX_PAIRS]:
             best = None

@@ -28,6 +28,8 @@ RANK_AT = (21.0, 24.0)
 RANK_TO_SUIT = 34.0
 #: Ink is at least this much darker than the stock round it (of 255: a quarter).
 INK_MIN = 64
+#: Stock round an index is at least this share of the brightest paper in view.
+STOCK_SHARE = 0.6
 #: At most this many pairs are read per frame (each hypothesis costs two reads).
 MAX_PAIRS = 24
 
@@ -41,8 +43,11 @@ class InkBlob:
     area: int
 
 
-def ink_blobs(frame_bgr: np.ndarray) -> tuple[list[InkBlob], float]:
-    """Compact ink blobs darker than the stock round them, and the working scale.
+def ink_blobs(frame_bgr: np.ndarray, on_stock: bool = True) -> tuple[list[InkBlob], float]:
+    """Compact ink blobs darker than the stock round them, and the working scale;
+    ``on_stock`` keeps only those on stock about as bright as the brightest paper in
+    view (where cards are read already, the rest is mostly table: speckle there costs a
+    read each).
 
     How much darker than the stock round it each pixel is, as a share of that stock's
     brightness (the grey closed over a window wider than any glyph), so a dim photo's
@@ -53,16 +58,25 @@ def ink_blobs(frame_bgr: np.ndarray) -> tuple[list[InkBlob], float]:
         frame_bgr, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA
     )
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    k = cv2.getStructuringElement(cv2.MORPH_RECT, (GLYPH_MAX // 2 | 1, GLYPH_MAX // 2 | 1))
-    stock = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, k).astype(np.float32)
+    # the stock's brightness at half size (it is smooth, and the closing costs a quarter)
+    gh, gw = grey.shape
+    half = cv2.resize(grey, (gw // 2, gh // 2), interpolation=cv2.INTER_AREA)
+    k = cv2.getStructuringElement(cv2.MORPH_RECT, (GLYPH_MAX // 4 | 1, GLYPH_MAX // 4 | 1))
+    stock = cv2.resize(cv2.morphologyEx(half, cv2.MORPH_CLOSE, k), (gw, gh))
+    stock = np.maximum(stock, grey).astype(np.float32)
     darker = (stock - grey) / np.maximum(stock, 24.0)
     score = np.clip(darker * 255, 0, 255).astype(np.uint8)
     ink = (score > INK_MIN).astype(np.uint8)
     n, _, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
     sh, sw = ink.shape
+    # an index is printed on card stock, among the brightest things in view; speckle on
+    # a darker table is not looked at
+    paper = float(np.percentile(grey[::4, ::4], 98))
     out = []
     for i in range(1, n):
         x, y, bw, bh, area = (int(v) for v in stats[i])
+        if on_stock and stock[int(cents[i][1]), int(cents[i][0])] < STOCK_SHARE * paper:
+            continue
         if not (GLYPH_MIN <= max(bw, bh) <= GLYPH_MAX) or min(bw, bh) < 3:
             continue
         if x == 0 or y == 0 or x + bw >= sw or y + bh >= sh:
