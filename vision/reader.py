@@ -50,10 +50,13 @@ def light_stock(card_bgr: np.ndarray) -> tuple[np.ndarray, bool]:
     Judged on the index corners, which are mostly bare stock on every deck (a court
     card's picture can darken the middle of a light card)."""
     corner_grey = [cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) for c in corners(card_bgr)]
-    lo, mid, hi = np.percentile(np.concatenate([g.ravel() for g in corner_grey]), (5, 50, 95))
+    grey = np.concatenate([g.ravel() for g in corner_grey])
+    if float(np.median(grey)) >= DARK_STOCK:
+        return card_bgr, False
     # dark stock is the bulk of the corner with the ink brighter than it; a light card in
     # dim light is dark too, but its bulk (the stock) is the bright end, the ink darker
-    if mid < DARK_STOCK and mid - lo < hi - mid:
+    lo, mid, hi = np.percentile(grey, (5, 50, 95))
+    if mid - lo < hi - mid:
         return cv2.bitwise_not(card_bgr), True
     return card_bgr, False
 
