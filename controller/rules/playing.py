@@ -112,9 +112,8 @@ class Playing:
             if self.phase is not Phase.PLAY or self.hand is not h:
                 # The flagged trick ended the hand; this card belongs to no trick now. It is
                 # on the table all the same, so it is recorded rather than refused.
-                ended = next((e for e in reversed(out) if isinstance(e, HandWon)), None)
-                why = ("the hand ended with the revoke" if ended is not None and ended.reason.startswith("revoke")
-                       else "the hand is over")
+                forfeit = any(isinstance(e, HandWon) and e.reason.startswith("revoke") for e in out)
+                why = "the hand ended with the revoke" if forfeit else "the hand is over"
                 out.append(CardNotCounted(seat, CARDS[int(move.card)], why))
                 return
         elif held == "replace":

@@ -72,3 +72,13 @@ def test_a_card_after_a_held_trick_ended_the_hand_says_the_hand_is_over():
     won = of_type(out, HandWon)
     assert len(won) == 1 and not won[0].reason.startswith("revoke")
     assert of_type(out, CardNotCounted) == [CardNotCounted(0, card("AD"), "the hand is over")]
+
+
+def test_a_card_after_a_revoke_ended_the_hand_says_so():
+    """Rang's penalty: a revoke left uncorrected when its trick closes forfeits the hand,
+    so the winner's lead that closed it is on the table for nothing, because of the revoke."""
+    m = seventh_trick_flagged(revoke_penalty="rang")
+    out = m.apply(I.Play(0, card("AD")))
+    won = of_type(out, HandWon)
+    assert len(won) == 1 and won[0].reason.startswith("revoke") and won[0].team == 1
+    assert of_type(out, CardNotCounted) == [CardNotCounted(0, card("AD"), "the hand ended with the revoke")]
