@@ -32,7 +32,7 @@ figure. The last line is what ``docs/club.md`` quotes:
 
     club tables=50 p99_ms=... ratio_p99=... pooled_ratio_p99=... broker_cpu_ratio=...
 
-    python bench/club.py [--tables 50] [--seconds 60] [--solo-seconds 60] [--rate 20] [--rounds 3]
+    python bench/club.py [--tables 50] [--seconds 60] [--solo-seconds 120] [--rate 20] [--rounds 3]
                          [--club-cpus all]
 """
 
@@ -46,8 +46,9 @@ def parse() -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--tables", type=int, default=50, help="tables in the second phase (default 50)")
     p.add_argument("--seconds", type=float, default=60.0, help="time at N tables, over all rounds")
-    p.add_argument("--solo-seconds", type=float, default=60.0,
-                   help="time at one table, over all rounds (longer: one table makes few events for a p99)")
+    p.add_argument("--solo-seconds", type=float, default=120.0,
+                   help="time at one table, over all rounds (longer: one table makes few events, and a p99 "
+                        "of a few hundred is the few slowest of them; default 120)")
     p.add_argument("--rounds", type=int, default=3,
                    help="one-table and N-table phases, alternated (default 3: 20 s each, a few hands a table)")
     p.add_argument("--rate", type=float, default=20.0, help="inputs per second per table (0: as fast as possible)")
@@ -222,10 +223,11 @@ def main() -> None:
 
     from controller.club.link import BrokerLink
     from controller.club.mosquitto import Mosquitto
-    from controller.club.scoreboard import Scoreboard
+    from controller.club.scoreboard import Scoreboard, quick_handoffs
     from controller.club.store import ClubStore
     from controller.club.topics import SCOREBOARD_USER
 
+    quick_handoffs()  # as `courtpiece club` runs the scoreboard
     club_cpus, table_cpus = split_cpus(args.club_cpus)
     # the scoreboard's threads and the broker (started below) inherit this thread's CPUs
     os.sched_setaffinity(0, club_cpus)

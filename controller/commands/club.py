@@ -22,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
 
     from controller.club.broker_files import BrokerSetup, write_broker_files
     from controller.club.link import BrokerLink, tls_problem
-    from controller.club.scoreboard import Scoreboard
+    from controller.club.scoreboard import Scoreboard, quick_handoffs
     from controller.club.settings import load_club_config
     from controller.club.store import ClubStore
     from controller.club.topics import SCOREBOARD_USER
@@ -74,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"courtpiece club: {why}", file=sys.stderr)
         store.close()
         return 2
+    quick_handoffs()  # the broker's thread must not wait 5 ms behind a page being made
     board = Scoreboard(store, link, prefix=cfg.club.prefix).start()
     app = create_club_app(board, admin_pin=pin, club_name=cfg.club.name, state_dir=state)
     stop = threading.Event()
