@@ -211,6 +211,8 @@ REQUIRED_DEVICES: dict[str, tuple[str, ...]] = {
     "/dev/gpiomem0 (Pi 5)": ("rpi-gpiomem",),
     "/dev/i2c-1 (OLED)": ("i2c",),
     "/dev/video0 (camera)": ("video4linux",),
+    "/dev/media0 (libcamera)": ("media",),
+    "/dev/dma_heap/linux,cma (libcamera's frame buffers)": ("dma_heap",),
 }
 
 
@@ -250,7 +252,7 @@ def test_device_names_match_the_kernel_on_this_machine() -> None:
     drivers = kernel_char_drivers()
     allowed = allowed_char_groups()
     patterns = ("ttyACM*", "ttyAMA*", "ttyS*", "ttyUSB*", "gpiochip*", "gpiomem*", "i2c-*")
-    patterns += ("video*", "media*", "serial0")
+    patterns += ("video*", "media*", "dma_heap/*", "serial0")
     checked = 0
     for pattern in patterns:
         for node in Path("/dev").glob(pattern):
