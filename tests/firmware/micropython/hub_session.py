@@ -16,15 +16,11 @@ import config
 import machine
 import mfrc522_sim
 import usb_host
-from virtual_clock import VirtualTime
+from virtual_clock import Stop, VirtualTime
 
 END_MS = 3000
 SEAT1_CARD = b"\x04\xa1\xb2\xc3\xd4\xe5\xf6"
 TRUMP_CARD = b"\xca\xfe\xba\xbe"
-
-
-class Stop(Exception):
-    pass
 
 
 chips = {}
@@ -42,16 +38,7 @@ TABLE = [
 ]
 
 
-def on_sleep(now, ms):
-    """Put down or lift the cards due in the time slept; stop at the end of the run."""
-    for at, zone, card in TABLE:
-        if at <= now and at > now - ms:
-            chips[zone].card = card
-    if now >= END_MS:
-        raise Stop()
-
-
-clock = VirtualTime(on_sleep)
+clock = VirtualTime(TABLE, chips, END_MS)
 sys.modules["time"] = clock
 sys.modules["select"] = usb_host.Select(clock.ticks_ms)  # a host that sends nothing
 try:

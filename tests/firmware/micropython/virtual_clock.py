@@ -1,14 +1,21 @@
 """``time`` for the firmware under test: milliseconds that move only when it sleeps.
 
-Shared by the session scripts; each says what happens at a tick (cards put down or
-lifted, the end of the run) through ``on_sleep(now, slept_ms)``.
+Shared by the session scripts. While it sleeps, the cards of the script's table (a
+list of (from ms, zone, card or None)) are put down on or lifted from the simulated
+chips, and at ``end_ms`` the run stops with :class:`Stop`.
 """
 
 
+class Stop(Exception):
+    pass
+
+
 class VirtualTime:
-    def __init__(self, on_sleep):
+    def __init__(self, table, chips, end_ms):
         self.now = 0
-        self._on_sleep = on_sleep
+        self.table = table
+        self.chips = chips
+        self.end_ms = end_ms
 
     def ticks_ms(self):
         return self.now
@@ -21,4 +28,8 @@ class VirtualTime:
 
     def sleep_ms(self, ms):
         self.now += ms
-        self._on_sleep(self.now, ms)
+        for at, zone, card in self.table:
+            if at <= self.now and at > self.now - ms:
+                self.chips[zone].card = card
+        if self.now >= self.end_ms:
+            raise Stop()
