@@ -4,17 +4,9 @@ zone otherwise. Against the real chain: virtual hub on a pty, driver, deck map, 
 
 from __future__ import annotations
 
-import pytest
-
-from controller.config import Config
-from controller.decks.deckmap import DeckMap
 from controller.readers.sightings import ALL_ZONES
-from controller.readers.virtual_hub import VirtualHub
 from controller.referee.referee import SIGHTING, Referee
-from controller.referee.service import TableService
 from controller.rules import Phase
-from controller.runtime import start_hub
-from controller.sim.simulator import simulated_deck
 from tests.readers.test_hub_driver import wait_until
 from tests.service.tablekit import STORY_HANDS, deal_sightings, new_match_args, see
 
@@ -42,21 +34,6 @@ def test_a_played_mode_match_reads_no_deal_so_every_zone_is_polled() -> None:
     r = Referee()
     r.command("new-match", new_match_args("court-piece", knowledge="played"))
     assert r.zones_in_use() is None
-
-
-@pytest.fixture
-def table(tmp_path):  # type: ignore[no-untyped-def]
-    deck = simulated_deck()
-    cfg = Config()
-    cfg.table.state_dir = str(tmp_path)
-    hub = VirtualHub(link_path=tmp_path / "hub", heartbeat_interval=0.2).start()
-    service = TableService.open(cfg, DeckMap([deck], deck.name))
-    driver = start_hub(service, hub.port, source="virtual-hub")
-    assert hub.wait_host(10)
-    yield service, hub, driver, deck
-    driver.stop()
-    hub.stop()
-    service.close()
 
 
 def test_the_hub_polls_the_deal_spot_alone_while_the_cards_come_over_it(table) -> None:  # type: ignore[no-untyped-def]
