@@ -6,11 +6,15 @@ import json
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from controller.club.link import BrokerLink, make_client
 from controller.club.mosquitto import Mosquitto, mosquitto_binary
+from controller.club.outbox import batches_of
+from controller.club.scoreboard import Scoreboard
+from controller.club.simclub import SimTable, short_match
 from controller.club.topics import SCOREBOARD_USER
 
 TABLES = {"t1": "pw-one-secret", "t2": "pw-two-secret", "t3": "pw-three-secret"}
@@ -107,3 +111,14 @@ def journal_matches(table: str, referee_entries: list) -> list:
         ref.replay([entry])
     close()
     return out
+
+
+def play(board: Scoreboard, folder: Path, table: str, seats: list[str], seed: int) -> None:
+    """A one-hand match at a simulated table, its batches handed straight to ``board``
+    as the broker would deliver them (no broker needed)."""
+    t = SimTable(table, folder / f"{table}-{seed}", None, seed=seed)
+    t.new_match(short_match(seats, hands=1))
+    t.play()
+    for b in batches_of(t.referee, table):
+        board.handle(f"courtpiece/tables/{table}/events", b.to_bytes())
+    t.close()

@@ -12,11 +12,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
 
+from clubkit import play  # noqa: E402
 from webdrive import LiveServer  # noqa: E402
 
-from controller.club.outbox import batches_of  # noqa: E402
 from controller.club.scoreboard import Scoreboard  # noqa: E402
-from controller.club.simclub import SimTable, short_match  # noqa: E402
 from controller.club.standings import standings  # noqa: E402
 from controller.club.store import ClubStore  # noqa: E402
 from controller.club.web import create_club_app  # noqa: E402
@@ -33,15 +32,6 @@ pytestmark = [
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
-
-
-def play(board: Scoreboard, tmp_path: Path, table: str, seats: list[str], seed: int) -> None:
-    t = SimTable(table, tmp_path / f"{table}-{seed}", None, seed=seed)
-    t.new_match(short_match(seats, hands=1))
-    t.play()
-    for b in batches_of(t.referee, table):
-        board.handle(f"courtpiece/tables/{table}/events", b.to_bytes())
-    t.close()
 
 
 def test_standings_and_players_for_the_chosen_night(tmp_path):

@@ -9,6 +9,7 @@ import io
 import json
 import sqlite3
 
+from clubkit import play
 from fastapi.testclient import TestClient
 
 from controller.club.outbox import batches_of
@@ -20,15 +21,6 @@ from controller.club.tournament import Director
 from controller.club.web import create_club_app
 
 PIN = "24680"
-
-
-def play(board: Scoreboard, tmp_path, table: str, seats: list[str], seed: int) -> None:
-    t = SimTable(table, tmp_path / f"{table}-{seed}", None, seed=seed)
-    t.new_match(short_match(seats, hands=1))
-    t.play()
-    for b in batches_of(t.referee, table):
-        board.handle(f"courtpiece/tables/{table}/events", b.to_bytes())
-    t.close()
 
 
 def test_one_name_at_two_tables_is_two_players(tmp_path):
