@@ -11,6 +11,18 @@ part has surfaces, light and hands the development part shares only by chance:
   2024-06-27 17:12:00 on (which includes every photo of 2024-06-30).
 
 The rule is by file name only, so anyone can re-derive it; ``docs/camera.md`` states it.
+
+The development part is split again the same way (``dev-early`` / ``dev-late``), so a
+change can be developed on the earlier photos and checked on the later ones before the
+held-out part is measured: a change that helps only the photos looked at is overfitting.
+Within the development part, the later photos are:
+
+- white deck: from 20:00:00 on;
+- black-and-gold deck: from number 7770 on;
+- webcam: from 2024-06-27 12:54:00 on (the last minutes of the midday sitting and the
+  17:00 one).
+
+That is about a quarter of each series, as the held-out part is of the whole.
 """
 
 from __future__ import annotations
@@ -21,25 +33,37 @@ _PHONE_WHITE = re.compile(r"IMG_(\d{8})_(\d{6})")
 _PHONE_BLACK = re.compile(r"IMG_(\d{4})_JPG")
 _WEBCAM = re.compile(r"WIN_(\d{8})_(\d\d)_(\d\d)_(\d\d)")
 
-PARTS = ("all", "dev", "held")
+PARTS = ("all", "dev", "held", "dev-early", "dev-late")
+
+# (white deck HHMMSS, black deck number, webcam YYYYMMDDHHMMSS): photos at or after these
+# are "late"; the held-out cut, then the inner cut within the development part.
+_HELD_CUT = ("200500", 7790, "20240627171200")
+_INNER_CUT = ("200000", 7770, "20240627125400")
+
+
+def _late(name: str, cut: tuple[str, int, str]) -> bool:
+    """True if the photo ``name`` was taken at or after ``cut`` within its own series."""
+    m = _PHONE_WHITE.search(name)
+    if m:
+        return m.group(2) >= cut[0]
+    m = _PHONE_BLACK.search(name)
+    if m:
+        return int(m.group(1)) >= cut[1]
+    m = _WEBCAM.search(name)
+    if m:
+        return m.group(1) + "".join(m.groups()[1:]) >= cut[2]
+    return False
 
 
 def held_out(name: str) -> bool:
     """True if the photo ``name`` (a file name from the set) belongs to the held-out part."""
-    m = _PHONE_WHITE.search(name)
-    if m:
-        return m.group(2) >= "200500"
-    m = _PHONE_BLACK.search(name)
-    if m:
-        return int(m.group(1)) >= 7790
-    m = _WEBCAM.search(name)
-    if m:
-        return m.group(1) + "".join(m.groups()[1:]) >= "20240627171200"
-    return False
+    return _late(name, _HELD_CUT)
 
 
 def in_part(name: str, part: str) -> bool:
-    """Whether ``name`` is in ``part`` (``all``, ``dev`` or ``held``)."""
+    """Whether ``name`` is in ``part`` (``all``, ``dev``, ``held``, ``dev-early``, ``dev-late``)."""
     if part == "all":
         return True
+    if part in ("dev-early", "dev-late"):
+        return not held_out(name) and _late(name, _INNER_CUT) == (part == "dev-late")
     return held_out(name) == (part == "held")

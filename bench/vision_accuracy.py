@@ -1,13 +1,13 @@
 """Accuracy and speed of the camera recognition path on a folder of labelled images.
 
-    .venv/bin/python bench/vision_accuracy.py DIR [--part all|dev|held] [--deck-glyphs FILE] [--limit N]
+    .venv/bin/python bench/vision_accuracy.py DIR [--part PART] [--deck-glyphs FILE] [--limit N]
                                          [--every N] [--show-misses]
 
 DIR holds single-card photos, each file name starting with its card (``AS.jpg``,
 ``TD_01.jpg``, ``10C_00.jpg``), or scenes: photos of several cards with a
 ``labels.json`` (file name → list of card codes in view). Every photo is scaled so its
-long side is 1280 px before timing. ``--part`` picks the real-photo set's development or
-held-out part (``bench/photo_split.py``). Prints cards found, rank right,
+long side is 1280 px before timing. ``--part`` (all, dev, held, dev-early, dev-late) picks
+a part of the real-photo set (``bench/photo_split.py``). Prints cards found, rank right,
 suit right, both right, the median milliseconds per frame on one thread, and the
 resident memory with vision loaded. A baseline runs in the same process on the same
 frames for comparison: the same outlines read by plain template matching against the
@@ -247,7 +247,8 @@ def main(argv: list[str] | None = None) -> int:
         "--part",
         choices=PARTS,
         default="all",
-        help="the real-photo set's development or held-out part (rule in bench/photo_split.py)",
+        help="a part of the real-photo set: development, held out, or the development part's "
+        "earlier / later photos (rules in bench/photo_split.py)",
     )
     ap.add_argument("--every", type=int, default=1, help="take every Nth photo (quick subsets)")
     ap.add_argument(
