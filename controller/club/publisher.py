@@ -1,15 +1,21 @@
 """The table side: a referee's public events and state, out to the club's broker.
 
-One thread (the pump) owns the :class:`Outbox`; paho's network thread only drops notes
-into a queue (connected, lost, acknowledged, resend asked), because paho calls
-``on_publish`` while holding its own lock and must not wait for ours. The referee's
-subscriber callback only wakes the pump, so a slow or absent broker never slows the
-referee: the table keeps refereeing and the journal holds what is owed.
+One thread, the pump, owns both the :class:`Outbox` and the paho client, driving paho's
+external-loop calls (``loop_read``, ``loop_write``, ``loop_misc``) itself. A batch handed
+to paho is then written to the socket in the same call, not left for a second network
+thread to notice: on a Pi that also runs the readers, the rules and the web server, that
+hand-over between threads was the slowest part of a card's way to the club. paho's
+callbacks (connected, lost, acknowledged, resend asked) run inside the pump's own reads
+and only leave notes for its next round. The referee's subscriber callback only wakes the
+pump, so a slow or absent broker never slows the referee: the table keeps refereeing and
+the journal holds what is owed.
 """
 
 from __future__ import annotations
 
 import logging
+import select
+import socket
 import threading
 import time
 from collections import deque
@@ -45,6 +51,13 @@ ROUND = 256
 #: it with every card, while a scoreboard page redraws every second or two. The events
 #: themselves are never held back; the state after the last input is always sent.
 STATE_EVERY = 0.25
+#: Most seconds between paho's housekeeping calls (keepalive pings, a broker gone quiet);
+#: a short keepalive makes them more often (a quarter of it), as the broker drops a client
+#: silent for one and a half keepalives.
+MISC_EVERY = 1.0
+#: Seconds to wait before dialling the broker again, doubling up to the second figure
+#: (paho's own loop waits the same way).
+RETRY_FIRST, RETRY_MOST = 1.0, 4.0
 
 
 class TablePublisher:
@@ -67,8 +80,15 @@ class TablePublisher:
         self.outbox = Outbox(table, referee, mark=mark)
         self._saved = mark
         self._notes: deque[tuple[str, Any]] = deque()
-        self._wake = threading.Event()
+        # the pump sleeps in select() on the broker's socket and this pair; a byte on it
+        # means the referee has something new (written once until the pump takes it)
+        self._wake_r, self._wake_w = socket.socketpair()
+        self._wake_r.setblocking(False)
+        self._wake_w.setblocking(False)
+        self._woken = False
         self._stop = threading.Event()
+        self._retry = RETRY_FIRST
+        self._dialled = False  # the first dial goes at once; later ones wait their pause
         self._connected = False
         self._state_sent = -1
         self._mids: dict[int, int] = {}
@@ -87,30 +107,43 @@ class TablePublisher:
 
     # ------------------------------------------------------------------ life
     def start(self) -> TablePublisher:
-        self._unsubscribe = self.referee.subscribe(lambda _e: self._wake.set())
+        self._unsubscribe = self.referee.subscribe(lambda _e: self._poke())
         self.client.connect_async(self.link.host, self.link.port, self.link.keepalive)
-        self.client.loop_start()
         self._thread.start()
         return self
+
+    def _poke(self) -> None:
+        """Wake the pump (any thread). Clearing ``_woken`` before it reads the referee makes
+        a lost wake-up impossible: an event after that clearing writes a byte again."""
+        if self._woken:
+            return
+        self._woken = True
+        try:
+            self._wake_w.send(b"!")
+        except (BlockingIOError, OSError):
+            pass
 
     def stop(self, timeout: float = 3.0) -> None:
         """Say goodbye (status offline, retained) and close the link."""
         if self._unsubscribe:
             self._unsubscribe()
         self._stop.set()
-        self._wake.set()
+        self._woken = False
+        self._poke()
         if self._thread.is_alive():
             self._thread.join(timeout)
-        if self._connected:
-            info = self.client.publish(self._topic(STATUS), StatusMessage(OFFLINE, self.clock()).to_bytes(),
-                                       qos=1, retain=True)
-            try:
-                info.wait_for_publish(timeout)
-            except (RuntimeError, ValueError):
-                pass
-        self.client.disconnect()
-        self.client.loop_stop()
+        if not self._thread.is_alive():  # the client is this thread's now
+            if self._connected and self.client.socket() is not None:
+                info = self.client.publish(self._topic(STATUS), StatusMessage(OFFLINE, self.clock()).to_bytes(),
+                                           qos=1, retain=True)
+                deadline = time.monotonic() + timeout
+                while not info.is_published() and time.monotonic() < deadline:
+                    if not self._serve_socket(min(0.1, max(0.0, deadline - time.monotonic()))):
+                        break
+            self.client.disconnect()
         self._save()
+        self._wake_r.close()
+        self._wake_w.close()
 
     @property
     def connected(self) -> bool:
@@ -120,16 +153,16 @@ class TablePublisher:
     def published_upto(self) -> int:
         return self.outbox.mark
 
-    # ------------------------------------------------------------------ paho's thread: notes only
+    # ------------------------------------------------------------------ paho's callbacks: notes only
     def _note(self, kind: str, value: Any = None) -> None:
         self._notes.append((kind, value))
-        self._wake.set()
 
     def _on_connect(self, client: mqtt.Client, _u: Any, _f: Any, reason: Any, _p: Any = None) -> None:
         if reason.is_failure:
             log.warning("club broker refused table %s: %s", self.table, reason)
             return
         client.subscribe(self._topic(RESEND), qos=1)
+        self._retry = RETRY_FIRST
         self._note("connected")
 
     def _on_disconnect(self, _c: mqtt.Client, _u: Any, _f: Any, reason: Any, _p: Any = None) -> None:
@@ -146,14 +179,72 @@ class TablePublisher:
 
     # ------------------------------------------------------------------ the pump
     def _run(self) -> None:
+        misc_at = 0.0
+        misc_every = min(MISC_EVERY, self.link.keepalive / 4) if self.link.keepalive > 0 else MISC_EVERY
         while not self._stop.is_set():
-            self._wake.wait(self._timeout)
-            self._wake.clear()
+            if self.client.socket() is None and not self._dial():
+                self._safe_round()  # a lost link's note still counts
+                continue
+            now = time.monotonic()
+            wait = max(0.0, min(self._timeout, misc_at + misc_every - now))
             self._timeout = self.tick
+            if self._serve_socket(wait) and time.monotonic() - misc_at >= misc_every:
+                misc_at = time.monotonic()
+                self.client.loop_misc()
+            self._safe_round()
+
+    def _safe_round(self) -> None:
+        self._woken = False
+        try:
+            self._round()
+        except Exception:  # the referee must go on whatever the link does
+            log.exception("club publisher round failed")
+
+    def _dial(self) -> bool:
+        """One try at (re)connecting, after the retry pause when a link was lost or
+        refused; False when the broker could not be reached (paho says why, or, on a
+        TLS link, the watch does)."""
+        if self._stop.wait(self._retry if self._dialled else 0.0):
+            return False
+        self._dialled = True
+        try:
+            self.client.reconnect()
+            return True
+        except OSError as err:
+            log.debug("club broker %s unreachable for table %s: %s", self.link.key, self.table, err)
+            failed = self.client.on_connect_fail
+            if failed is not None:
+                failed(self.client, None)
+            self._retry = min(self._retry * 2, RETRY_MOST)
+            return False
+
+    def _serve_socket(self, wait: float) -> bool:
+        """Sleep until the broker's socket or the referee has something, at most ``wait``
+        seconds; read and write what is due. False when the link is gone (paho has already
+        called ``on_disconnect``)."""
+        sock = self.client.socket()
+        if sock is None:
+            return False
+        writes = [sock] if self.client.want_write() else []
+        # TLS: bytes already decrypted into the SSL object never make the socket readable
+        buffered = getattr(sock, "pending", lambda: 0)() > 0
+        try:
+            readable, writable, _ = select.select([sock, self._wake_r], writes, [], 0.0 if buffered else wait)
+        except (OSError, ValueError):  # closed under us: paho's next call says so
+            readable, writable = [sock], []
+        if buffered and sock not in readable:
+            readable = [*readable, sock]
+        if self._wake_r in readable:
             try:
-                self._round()
-            except Exception:  # the referee must go on whatever the link does
-                log.exception("club publisher round failed")
+                while self._wake_r.recv(4096):
+                    pass
+            except (BlockingIOError, OSError):
+                pass
+        if sock in readable and self.client.loop_read() != mqtt.MQTT_ERR_SUCCESS:
+            return False
+        if (sock in writable or self.client.want_write()) and self.client.loop_write() != mqtt.MQTT_ERR_SUCCESS:
+            return False
+        return self.client.socket() is not None
 
     def _round(self) -> None:
         box = self.outbox
@@ -193,7 +284,7 @@ class TablePublisher:
             box.handed(b)
             self.sent += 1
         if len(batches) == ROUND:
-            self._wake.set()  # more to send: come straight back after the notes
+            self._timeout = 0.0  # more to send: come straight back after the notes
             return
         if self.referee.last_seq == self._state_sent:
             return
