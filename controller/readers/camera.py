@@ -24,6 +24,7 @@ import numpy as np
 from controller.readers.polling import PollingReader
 from controller.readers.sightings import ALL_ZONES, CardSeen, ReaderFault
 from vision.detector import CardDetector, Detection
+from vision.still import StillFrames
 from vision.tracker import Reading, TrackerConfig, ZoneEvent, ZoneTracker
 from vision.zones import ZoneMap
 
@@ -149,12 +150,16 @@ class CameraReader(PollingReader):
         clock: Callable[[], float] = time.time,
         on_removed: Callable[[ZoneEvent], None] | None = None,
         frame_interval: float = 0.0,
+        still: StillFrames | None = None,
     ) -> None:
         unknown = [n for n in zones.names() if n not in ALL_ZONES]
         if unknown:
             raise ValueError(f"unknown zones {unknown}; expected some of {', '.join(ALL_ZONES)}")
         self.source = source
         self.detector = detector or CardDetector()
+        #: Frames that show what the last read one showed reuse its detections.
+        self.still = still or StillFrames()
+        self.frames_read = 0
         self.zones = zones
         self.tracker = ZoneTracker(tracker)
         self.source_name = source_name
@@ -181,6 +186,7 @@ class CameraReader(PollingReader):
         self._table_zones = zones.in_table()
         self.detector.empty = zones.empty_table()
         self.detector.plane = zones.plane
+        self.still.forget()
 
     def new_hand(self) -> None:
         self.tracker.new_hand()
@@ -188,7 +194,9 @@ class CameraReader(PollingReader):
     def process(self, frame: np.ndarray) -> list[CardSeen]:
         """Recognise one frame and return the plays it completes."""
         self.last_frame = frame
-        self.last_detections = self.detector.detect(frame)
+        if not self.still.unchanged(frame):
+            self.last_detections = self.detector.detect(frame)
+            self.frames_read += 1
         readings = []
         for d in self.last_detections:
             zone = self._table_zones.zone_at(d.where)  # table coordinates with a plane
