@@ -25,6 +25,14 @@ def statuses(listener: Listener, table: str) -> list[str]:
             if t == f"courtpiece/tables/{table}/status"]
 
 
+def play_and_see(table: SimTable, listener: Listener, steps: int) -> None:
+    """A match begun and ``steps`` inputs played; the listener holds the state after them."""
+    table.new_match(short_match(SEATS, hands=1))
+    table.play(steps=steps)
+    seq = table.referee.last_seq
+    wait_for(lambda: listener.state_seq(table.name) >= seq, f"{table.name}'s state after input {seq}")
+
+
 def test_one_thread_per_table_and_a_batch_goes_out_in_the_publishing_call(broker, tmp_path):
     listener = Listener(broker)
     table = SimTable("t1", tmp_path / "t1", table_link(broker, "t1"), seed=5).start()
@@ -33,10 +41,7 @@ def test_one_thread_per_table_and_a_batch_goes_out_in_the_publishing_call(broker
         names = [t.name for t in threading.enumerate()]
         assert "club-t1" in names
         assert not [n for n in names if n.startswith("paho-mqtt-client-courtpiece-table")], names
-        table.new_match(short_match(SEATS, hands=1))
-        table.play(steps=40)
-        seq = table.referee.last_seq
-        wait_for(lambda: listener.state_seq("t1") >= seq, "the state after the last input")
+        play_and_see(table, listener, 40)
     finally:
         table.close()
         listener.close()
@@ -54,10 +59,7 @@ def test_an_idle_link_outlives_its_keepalive(broker, tmp_path):
         wait_for(lambda: statuses(listener, "t2") == ["online"], "the table online")
         time.sleep(6.5)
         assert statuses(listener, "t2") == ["online"], "the broker dropped an idle table"
-        table.new_match(short_match(SEATS, hands=1))
-        table.play(steps=10)
-        seq = table.referee.last_seq
-        wait_for(lambda: listener.state_seq("t2") >= seq, "the state after the quiet spell")
+        play_and_see(table, listener, 10)
     finally:
         table.close()
         listener.close()
