@@ -129,7 +129,8 @@ class Outbox:
         i = bisect.bisect_right(self._seqs, self.cursor)
         out = []
         for seq in self._seqs[i: i + limit]:
-            out.append(Batch(self.table, seq, self.prev_of(seq), list(self._events[seq])))
+            out.append(Batch(self.table, seq, self.prev_of(seq), list(self._events[seq]),
+                             journal=self.referee.journal_id))
         return out
 
     def handed(self, batch: Batch) -> None:

@@ -293,7 +293,7 @@ class TablePublisher:
             self._timeout = min(self._timeout, wait)
             return
         state = self.referee.public_state()
-        msg = StateMessage(self.table, int(state["seq"]), box.last, self.clock(), state)
+        msg = StateMessage(self.table, int(state["seq"]), box.last, self.clock(), state, self.referee.journal_id)
         info = self.client.publish(self._topic(STATE), msg.to_bytes(), qos=1, retain=True)
         if info.rc == mqtt.MQTT_ERR_SUCCESS:
             self._state_sent = msg.seq

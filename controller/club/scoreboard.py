@@ -24,7 +24,7 @@ import paho.mqtt.client as mqtt
 
 from controller.club.ledger import MatchRecord, TableLedger
 from controller.club.link import BrokerLink, make_client
-from controller.club.store import ClubStore
+from controller.club.store import ARCHIVE, ClubStore
 from controller.club.topics import (
     DEFAULT_PREFIX,
     EVENTS,
@@ -81,9 +81,14 @@ class LiveTable:
     waiting: dict[int, Batch] = field(default_factory=dict)  # prev -> batch that came early
     asked: tuple[int, float] = (-1, 0.0)  # (have when asked, when)
     duplicates: int = 0
-    #: the table's referee is behind what is held: its journal began again. Everything
-    #: it sends would look like a duplicate until the director starts it afresh.
+    #: the table's referee is behind what is held, or speaks from another journal: its
+    #: journal began again (a new SD card, a spare Pi), or what is held went beyond what
+    #: its journal says (a message forged with its password). Until the director starts it
+    #: afresh, nothing it sends is counted (see :meth:`Scoreboard.start_afresh`).
     restarted: bool = False
+    journal: str = ""  # the journal the held batches came from ("" from tables before ids)
+    other: str = ""  # another journal heard under this table's name, not taken
+    said: int = 0  # the input the table's latest state says its referee is at
     #: the table's latest public events, as the table screen's own feed keeps them: its
     #: renderer finds the last trick taken and a standing revoke flag there
     recent: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=RECENT))
@@ -135,6 +140,9 @@ class Scoreboard:
         self.connected = False
         self._bad: dict[str, tuple[float, int]] = {}  # topic -> (last reported, ignored since)
         self.version = 0  # bumped on every change the pages show
+        #: table name -> journals whose chains were archived under it: a Pi still running
+        #: the old journal is not news, it is kept already
+        self.retired: dict[str, set[str]] = {}
         self._load()
         self.client: mqtt.Client | None = None
         if link is not None:
@@ -149,7 +157,10 @@ class Scoreboard:
     # ---------------------------------------------------------------- start-up from SQLite
     def _load(self) -> None:
         for row in self.store.table_rows():
-            t = LiveTable(row.name, row.have, row.last, row.status, row.status_at, row.state_json, row.state_at)
+            if ARCHIVE in row.name and row.journal:
+                self.retired.setdefault(row.name.split(ARCHIVE)[0], set()).add(row.journal)
+            t = LiveTable(row.name, row.have, row.last, row.status, row.status_at, row.state_json, row.state_at,
+                          journal=row.journal)
             self.tables[row.name] = t
             self._rebuild(row.name)
 
@@ -278,9 +289,42 @@ class Scoreboard:
                     self.version += 1
         self._dirty.set()
 
+    def _ours(self, t: LiveTable, journal: str, *, adopt: bool, judge: bool) -> bool:
+        """Is a message from the journal whose batches are held? A message of another is
+        not counted, and the director is told once.
+
+        A table with no journal named yet takes the first one heard when ``adopt`` (a
+        first batch, or a state that agrees with what is held). One held from a club
+        file written before journal ids (``have`` > 0) keeps going as before on a batch;
+        a state behind what it holds (``judge``) marks another journal, as the input
+        numbers alone did then."""
+        if not journal or journal == t.journal:
+            return True
+        if journal in self.retired.get(t.name, ()):
+            t.duplicates += 1
+            return False
+        if not t.journal:
+            if adopt:
+                t.journal = journal
+                self.store.set_journal(t.name, journal)
+                return True
+            if not judge:
+                return True
+        if t.other != journal:
+            t.other = journal
+            t.restarted = True
+            self.version += 1
+            log.warning("table %s: messages from another journal than the one held (a new SD card or a second "
+                        "referee under this name); none is counted until the director starts it afresh", t.name)
+        return False
+
     def _batch(self, t: LiveTable, b: Batch, now: float) -> None:
         if b.table != t.name:
             raise ValueError(f"a batch for {b.table!r} on {t.name!r}'s topic")
+        if not self._ours(t, b.journal, adopt=t.have == 0, judge=False):
+            return
+        if t.restarted:  # held beyond what the table's journal says: nothing counts until the director acts
+            return
         if b.seq <= t.have:
             t.duplicates += 1
             return
@@ -314,34 +358,67 @@ class Scoreboard:
             self.on_batch(t.name, b, now)
 
     def _state(self, t: LiveTable, s: StateHead, now: float) -> None:
+        if not self._ours(t, s.journal, adopt=s.seq >= t.have, judge=True):
+            return
         if s.seq < t.have and not t.restarted:
-            log.warning("table %s says it is at input %d but %d are held: its journal began again; "
-                        "the director must start it afresh", t.name, s.seq, t.have)
-        t.restarted = s.seq < t.have
+            log.warning("table %s says it is at input %d but %d are held: more than its journal holds was "
+                        "counted; the director must start it afresh", t.name, s.seq, t.have)
+        t.restarted = s.seq < t.have or bool(t.other)
+        t.said = s.seq
         t.state_json, t.state_at, t.last = s.state_json, s.at, max(t.last, s.last)
         self.store.set_state(t.name, t.last, s.state_json, s.at)
         if t.behind:
             self._ask(t, now)
         self.version += 1
 
-    def start_afresh(self, name: str) -> str:
-        """The director's answer to a table whose journal began again: what is held moves
-        to an archive name (its matches stay in the standings and statistics) and the
-        table is taken from its first input on. Returns the archive name."""
+    def start_afresh(self, name: str) -> dict[str, Any]:
+        """The director's answer to a table marked *journal began again*.
+
+        - Another journal speaks under its name (a new SD card, a spare Pi): what is held
+          moves to an archive name (its matches stay in the standings and statistics) and
+          the new journal is taken from its first input on: ``{"archived_as": NAME~N}``.
+        - Its own journal is behind what is held (a message forged with the table's
+          password jumped ahead): what the journal never reached is forgotten and the
+          table goes on from there: ``{"taken_back_to": SEQ}``. Nothing is taken twice.
+
+        Any other table is refused (ValueError): starting it afresh would count its
+        matches twice."""
         with self._lock:
             if name not in self.tables:
                 raise KeyError(name)
-            old = self.store.archive_table(name)
-            t = self.tables.pop(name)
-            self.ledgers.pop(name, None)
-            self.tables[old] = LiveTable(old, t.have, t.have, OFFLINE, t.status_since)
-            self._rebuild(old)
-            fresh = self.tables[name] = LiveTable(name, status=t.status, status_since=t.status_since,
-                                                   state_json=t.state_json, state_at=t.state_at)
-            self.ledgers[name] = TableLedger(name)
-            self.version += 1
-            self._ask(fresh, self.clock())
-            return old
+            t = self.tables[name]
+            if t.other:
+                return {"archived_as": self._archive(t)}
+            if t.restarted:
+                t.have = self.store.take_back(name, t.said)
+                t.last, t.restarted, t.waiting, t.asked = min(t.last, t.have), False, {}, (-1, 0.0)
+                self._rebuild(name)
+                self.version += 1
+                self._ask(t, self.clock())
+                return {"taken_back_to": t.have}
+            raise ValueError(f"table {name} is not waiting to be started afresh: its journal and what is "
+                             "held agree, and taking it again would count its matches twice")
+
+    def seatable(self) -> list[str]:
+        """The tables a round can be seated at: not an archive (``NAME~2``)."""
+        with self._lock:
+            return sorted(n for n in self.tables if ARCHIVE not in n)
+
+    def _archive(self, t: LiveTable) -> str:
+        if t.journal:
+            self.retired.setdefault(t.name, set()).add(t.journal)
+        old = self.store.archive_table(t.name)
+        self.tables.pop(t.name)
+        self.ledgers.pop(t.name, None)
+        self.tables[old] = LiveTable(old, t.have, t.have, OFFLINE, t.status_since, journal=t.journal)
+        self._rebuild(old)
+        self.store.set_journal(t.name, t.other)
+        fresh = self.tables[t.name] = LiveTable(t.name, status=t.status, status_since=t.status_since,
+                                                journal=t.other)
+        self.ledgers[t.name] = TableLedger(t.name)
+        self.version += 1
+        self._ask(fresh, self.clock())
+        return old
 
     # ---------------------------------------------------------------- what the pages read
     def matches(self, night: int | None = None) -> list[MatchRecord]:

@@ -29,9 +29,12 @@ from typing import Any
 from controller.club.topics import Batch
 
 #: 1: players known by name only; 2: registered players have a club id (``p12``), kept
-#: with their team (``teams.id_a``/``id_b``), and old teams get theirs on first opening.
-SCHEMA = 2
+#: with their team (``teams.id_a``/``id_b``), and old teams get theirs on first opening;
+#: 3: each table row names the journal its batches came from (``tables.journal``).
+SCHEMA = 3
 PLAYER_ID = re.compile(r"^p[1-9][0-9]*$")
+#: Between a table's name and the number of an archived chain of its (``NAME~2``).
+ARCHIVE = "~"
 
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -40,7 +43,7 @@ _SCHEMA = (
         received REAL NOT NULL, night INTEGER NOT NULL, events TEXT NOT NULL, PRIMARY KEY (tbl, seq))""",
     """CREATE TABLE IF NOT EXISTS tables (name TEXT PRIMARY KEY, have INTEGER NOT NULL DEFAULT 0,
         last INTEGER NOT NULL DEFAULT 0, status TEXT NOT NULL DEFAULT 'unknown', status_at REAL,
-        state TEXT, state_at REAL)""",
+        state TEXT, state_at REAL, journal TEXT NOT NULL DEFAULT '')""",
     """CREATE TABLE IF NOT EXISTS teams (night INTEGER NOT NULL, name TEXT NOT NULL, player_a TEXT NOT NULL,
         player_b TEXT NOT NULL, id_a TEXT NOT NULL DEFAULT '', id_b TEXT NOT NULL DEFAULT '',
         PRIMARY KEY (night, name))""",
@@ -59,6 +62,7 @@ class TableRow:
     status_at: float | None = None
     state_json: bytes | None = None  # the table's public state, as JSON text
     state_at: float | None = None
+    journal: str = ""  # the journal the held batches came from ("" before ids)
 
 
 class ClubStore:
@@ -93,6 +97,8 @@ class ClubStore:
             return
         self._conn.execute("BEGIN")
         try:
+            if "journal" not in {row[1] for row in self._conn.execute("PRAGMA table_info(tables)")}:
+                self._conn.execute("ALTER TABLE tables ADD COLUMN journal TEXT NOT NULL DEFAULT ''")
             columns = {row[1] for row in self._conn.execute("PRAGMA table_info(teams)")}
             for col in ("id_a", "id_b"):
                 if col not in columns:
@@ -194,8 +200,9 @@ class ClubStore:
         with self._lock:
             self.flush()
             rows = self._conn.execute(
-                "SELECT name, have, last, status, status_at, state, state_at FROM tables ORDER BY name").fetchall()
-        return [TableRow(r[0], r[1], r[2], r[3], r[4], r[5].encode() if r[5] else None, r[6]) for r in rows]
+                "SELECT name, have, last, status, status_at, state, state_at, journal FROM tables ORDER BY name"
+            ).fetchall()
+        return [TableRow(r[0], r[1], r[2], r[3], r[4], r[5].encode() if r[5] else None, r[6], r[7]) for r in rows]
 
     def set_state(self, name: str, last: int, state_json: bytes, at: float) -> None:
         """Stage a table's latest state (its JSON text): a newer one before the flush replaces it."""
@@ -207,15 +214,33 @@ class ClubStore:
             self._ensure(name)
             self._conn.execute("UPDATE tables SET status=?, status_at=? WHERE name=?", (status, at, name))
 
+    def set_journal(self, name: str, journal: str) -> None:
+        with self._lock:
+            self._ensure(name)
+            self._conn.execute("UPDATE tables SET journal=? WHERE name=?", (journal, name))
+
+    def take_back(self, name: str, upto: int) -> int:
+        """Forget a table's batches after ``upto`` (what its own journal never reached);
+        returns the seq now held."""
+        with self._lock:
+            self.flush()
+            self._conn.execute("BEGIN")
+            self._conn.execute("DELETE FROM batches WHERE tbl=? AND seq>?", (name, upto))
+            have = self._conn.execute("SELECT COALESCE(MAX(seq), 0) FROM batches WHERE tbl=?", (name,)).fetchone()[0]
+            self._conn.execute("UPDATE tables SET have=?, last=MIN(last, ?) WHERE name=?", (have, have, name))
+            self._conn.execute("COMMIT")
+            return int(have)
+
     def archive_table(self, name: str) -> str:
         """Keep a table's batches under a new name (``NAME~2``, ``NAME~3``…) and start it
         afresh: for a table whose journal began again (a new SD card, a wiped state)."""
         with self._lock:
             self.flush()
             n = 2
-            while self._conn.execute("SELECT 1 FROM batches WHERE tbl=? LIMIT 1", (f"{name}~{n}",)).fetchone():
+            while self._conn.execute("SELECT 1 FROM batches WHERE tbl=? LIMIT 1",
+                                     (f"{name}{ARCHIVE}{n}",)).fetchone():
                 n += 1
-            old = f"{name}~{n}"
+            old = f"{name}{ARCHIVE}{n}"
             self._conn.execute("BEGIN")
             self._conn.execute("UPDATE batches SET tbl=? WHERE tbl=?", (old, name))
             self._conn.execute("UPDATE tables SET name=?, last=have, status='offline', state=NULL WHERE name=?",

@@ -61,10 +61,11 @@ class Batch:
     prev: int
     events: list[dict[str, Any]] = field(default_factory=list)
     sent: float | None = None  # when the table handed it to the broker (latency figures)
+    journal: str = ""  # the table's journal id ("" from a table before ids)
 
     def to_bytes(self) -> bytes:
         return dumps({"v": 1, "table": self.table, "seq": self.seq, "prev": self.prev, "events": self.events,
-                      "sent": self.sent})
+                      "sent": self.sent, "journal": self.journal})
 
     @classmethod
     def from_bytes(cls, raw: bytes) -> Batch:
@@ -76,7 +77,7 @@ class Batch:
             raise ValueError(f"bad sequence pair {prev} -> {seq}")
         sent = d.get("sent")
         return cls(str(d["table"]), seq, prev, [e for e in d["events"] if isinstance(e, dict)],
-                   float(sent) if isinstance(sent, int | float) else None)
+                   float(sent) if isinstance(sent, int | float) else None, journal_of(d))
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,19 +87,29 @@ class StateMessage:
     last: int  # the newest events message's seq
     at: float
     state: dict[str, Any]
+    journal: str = ""
 
     def to_bytes(self) -> bytes:
         return dumps({"v": 1, "table": self.table, "seq": self.seq, "last": self.last, "at": self.at,
-                      "state": self.state})
+                      "journal": self.journal, "state": self.state})
 
     @classmethod
     def from_bytes(cls, raw: bytes) -> StateMessage:
         d = json.loads(raw)
-        return cls(str(d["table"]), int(d["seq"]), int(d["last"]), float(d["at"]), dict(d["state"]))
+        return cls(str(d["table"]), int(d["seq"]), int(d["last"]), float(d["at"]), dict(d["state"]),
+                   journal_of(d))
 
 
+def journal_of(d: dict[str, Any]) -> str:
+    """A message's journal id: short hex, or "" (a table from before ids, or junk)."""
+    j = d.get("journal")
+    return j if isinstance(j, str) and _JOURNAL_ID.fullmatch(j) else ""
+
+
+_JOURNAL_ID = re.compile(r"[0-9a-f]{1,64}")
 #: The fixed start of a state message as :func:`dumps` writes it (keys sorted).
-_STATE_HEAD = re.compile(rb'\{"at":(-?[0-9][0-9.eE+-]*),"last":([0-9]+),"seq":([0-9]+),"state":')
+_STATE_HEAD = re.compile(
+    rb'\{"at":(-?[0-9][0-9.eE+-]*),(?:"journal":"([0-9a-f]{0,64})",)?"last":([0-9]+),"seq":([0-9]+),"state":')
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +123,7 @@ class StateHead:
     last: int
     at: float
     state_json: bytes
+    journal: str = ""
 
     @classmethod
     def from_bytes(cls, raw: bytes) -> StateHead:
@@ -119,9 +131,10 @@ class StateHead:
         end = raw.rfind(b',"table":')  # the last one: "table" and "v" sort after "state"
         if head is None or end < head.end():  # not written by dumps: read it whole
             s = StateMessage.from_bytes(raw)
-            return cls(s.table, s.seq, s.last, s.at, dumps(s.state))
+            return cls(s.table, s.seq, s.last, s.at, dumps(s.state), s.journal)
         tail = json.loads(b"{" + raw[end + 1:])
-        return cls(str(tail["table"]), int(head[3]), int(head[2]), float(head[1]), raw[head.end():end])
+        return cls(str(tail["table"]), int(head[4]), int(head[3]), float(head[1]), raw[head.end():end],
+                   (head[2] or b"").decode())
 
 
 @dataclass(frozen=True, slots=True)

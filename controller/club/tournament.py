@@ -65,7 +65,8 @@ def swiss(ranked: Sequence[str], played: Iterable[Pair]) -> list[Pair]:
 def seat_round(pairs: Sequence[Pair], tables: Sequence[str]) -> list[tuple[str, str, str]]:
     """The movement: the round's pairs onto the tables, in order."""
     if len(pairs) > len(tables):
-        raise ValueError(f"{len(pairs)} matches need {len(pairs)} tables; the club has {len(tables)}")
+        raise ValueError(f"{len(pairs)} matches need {len(pairs)} tables; the club has {len(tables)} "
+                         "(a table counts once it has connected to the club's broker)")
     return [(t, a, b) for t, (a, b) in zip(sorted(tables), pairs, strict=False)]
 
 

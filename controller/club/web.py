@@ -198,7 +198,7 @@ def create_club_app(board: Scoreboard, *, admin_pin: str | PinCheck, club_name: 
     @app.post("/admin/api/round")
     async def next_round(request: Request) -> JSONResponse:
         body = await admin_body(request)
-        tables_now = [t["name"] for t in board.snapshot()]
+        tables_now = board.seatable()  # an archive (NAME~2) is no table to seat a match at
         try:
             pairs = director.next_round(str(body.get("method", "round-robin")), tables_now,
                                         board.matches(board.store.night))
@@ -210,10 +210,12 @@ def create_club_app(board: Scoreboard, *, admin_pin: str | PinCheck, club_name: 
     async def afresh(request: Request) -> JSONResponse:
         body = await admin_body(request)
         try:
-            old = board.start_afresh(str(body.get("table", "")))
+            done = board.start_afresh(str(body.get("table", "")))
         except KeyError:
             raise HTTPException(404, "no such table") from None
-        return JSONResponse({"archived_as": old})
+        except ValueError as err:
+            raise HTTPException(409, str(err)) from None
+        return JSONResponse(done)
 
     app.mount("/club-static", StaticFiles(directory=STATIC), name="club-static")
     app.mount("/static", StaticFiles(directory=TABLE_STATIC), name="static")

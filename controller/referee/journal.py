@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import secrets
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Mapping
@@ -233,6 +234,8 @@ class Journal:
                     _set_meta(conn, "header", header_text)
                 elif json.loads(stored) != json.loads(header_text):
                     raise JournalError(f"journal {path} belongs to another match (header differs)")
+            if _meta(conn, "journal_id") is None:  # born now (or before there were ids)
+                _set_meta(conn, "journal_id", secrets.token_hex(8))
             # A real write, so a file SQLite opened read-only fails now, not at the first play.
             _set_meta(conn, "opened", str(int(_meta(conn, "opened") or 0) + 1))
             conn.execute("COMMIT")
@@ -413,6 +416,15 @@ class Journal:
         return self._failure
 
     # -- reading -------------------------------------------------------------------
+
+    @property
+    def journal_id(self) -> str:
+        """This journal's own name, drawn at random when the file was made: the club's
+        scoreboard tells a table's journal from a new one (a replaced SD card, a spare Pi
+        under the same table name) by it, whatever their input numbers say."""
+        with self._lock:
+            conn = self._open_conn()
+            return _meta(conn, "journal_id") or ""
 
     @property
     def header(self) -> dict[str, Any]:

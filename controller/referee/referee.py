@@ -14,6 +14,7 @@ from __future__ import annotations
 import bisect
 import logging
 import re
+import secrets
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -117,6 +118,9 @@ class Referee:
 
     def __init__(self, journal: Journal | None = None) -> None:
         self.journal = journal
+        #: Names the journal these inputs belong to (see ``Journal.journal_id``); a referee
+        #: with no journal file draws one for its life.
+        self.journal_id = journal.journal_id if journal is not None else secrets.token_hex(8)
         self.subscribers: list[Subscriber] = []
         self.events: list[TableEvent] = []
         self.entries: list[Entry] = []  # effective inputs (undo removes from here)
