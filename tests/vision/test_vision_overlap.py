@@ -3,11 +3,15 @@ card's. Masks and scenes are made here."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
+import pytest
 
 from vision import CardDetector
 from vision.overlap import corner_hypotheses
+from vision.reader import CardRead
 from vision.synth import CardSpec, card_face, scene
 
 
@@ -64,3 +68,30 @@ def test_the_top_card_of_a_fused_pile_is_read_from_its_corner() -> None:
             # sure only when its own printed border closed the whole card (both its
             # corners in view): read from one corner of the pile, it never is
             assert np.abs(np.sort(d.quad, axis=0) - np.sort(whole, axis=0)).max() < 16
+
+
+def test_a_fanned_card_whose_soft_index_reads_at_a_countable_confidence_is_reported() -> None:
+    """A fan of three cards beside a card that reads and a face-down one (an outline
+    that reads as nothing, so the corner indices beside the cards read are searched).
+    The fan's lower cards show only their index, and a soft index reads at about 0.6,
+    which the tracker counts (0.5): they are reported, not dropped as before (0.7)."""
+    specs = [
+        CardSpec("9H", (250, 300), 300, 5),
+        CardSpec(None, (1050, 250), 300, -10),
+        CardSpec("7C", (620, 560), 300, 0),
+        CardSpec("KD", (700, 545), 300, 15),
+        CardSpec("4S", (790, 540), 300, 30),
+    ]
+    img, _ = scene(specs, seed=1, glare=False, table_colour=(40, 110, 30))
+    detector = CardDetector()
+    sharp = detector.reader.read_corner
+
+    def soft_read(card: np.ndarray, colour: bool = True) -> CardRead:
+        res = sharp(card, colour)
+        return replace(res, confidence=min(res.confidence, 0.6)) if res.card else res
+
+    detector.reader.read_corner = soft_read  # type: ignore[method-assign]
+    dets = {d.card: d.confidence for d in detector.detect(img) if d.card}
+    assert dets.get("7C") == pytest.approx(0.6)
+    assert dets["9H"] > 0.9 and dets["4S"] > 0.9  # read whole
+    assert set(dets) <= {"9H", "7C", "KD", "4S"}
