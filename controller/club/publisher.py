@@ -89,6 +89,7 @@ class TablePublisher:
         self._stop = threading.Event()
         self._retry = RETRY_FIRST
         self._dialled = False  # the first dial goes at once; later ones wait their pause
+        self._refused = ""  # the broker's last reason for refusing us, once logged
         self._connected = False
         self._state_sent = -1
         self._mids: dict[int, int] = {}
@@ -158,9 +159,15 @@ class TablePublisher:
         self._notes.append((kind, value))
 
     def _on_connect(self, client: mqtt.Client, _u: Any, _f: Any, reason: Any, _p: Any = None) -> None:
-        if reason.is_failure:
-            log.warning("club broker refused table %s: %s", self.table, reason)
+        if reason.is_failure:  # said once per reason, and the redials slow down as for a lost link
+            self._retry = min(self._retry * 2, RETRY_MOST)
+            if str(reason) != self._refused:
+                self._refused = str(reason)
+                log.warning("club broker %s refused table %s: %s. Check [club] table and password in this "
+                            "table's config: they must match the table's entry in the club's club.toml",
+                            self.link.key, self.table, reason)
             return
+        self._refused = ""
         client.subscribe(self._topic(RESEND), qos=1)
         self._retry = RETRY_FIRST
         self._note("connected")

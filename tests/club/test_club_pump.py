@@ -82,3 +82,19 @@ def test_a_table_that_starts_before_its_broker_connects_once_it_is_up(broker, tm
         listener.close()
     finally:
         table.close()
+
+
+def test_a_wrong_password_is_reported_once_with_what_to_check(broker, tmp_path, caplog):
+    link = BrokerLink(port=broker.port, username="t1", password="not-the-password-of-t1", keepalive=5)
+    table = SimTable("t1", tmp_path / "t1", link, seed=9).start()
+    try:
+        with caplog.at_level("WARNING", logger="controller.club.publisher"):
+            table.new_match(short_match(SEATS, hands=1))
+            table.play(steps=30)  # the table referees on
+            time.sleep(4)  # three refusals at least (redials after 1 s, then 2 s)
+        said = [r.getMessage() for r in caplog.records if "refused table t1" in r.getMessage()]
+        assert len(said) == 1, said
+        assert "[club] table and password" in said[0]
+        assert not table.publisher.connected and table.referee.last_seq >= 30
+    finally:
+        table.close()
