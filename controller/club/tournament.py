@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from controller.club.ledger import MatchRecord
-from controller.club.standings import Registry, standings, team_name
+from controller.club.standings import Registry, TeamRow, standings, team_name
 from controller.club.store import PLAYER_ID, ClubStore
 
 Pair = tuple[str, str]
@@ -132,14 +132,37 @@ class Director:
         self.store.set_round(night, number, seated)
         return seated
 
-    def summary(self, night: int) -> dict[str, Any]:
+    def summary(self, night: int, matches: Sequence[MatchRecord] = ()) -> dict[str, Any]:
+        """The night's teams and rounds, each pairing with its result once played."""
         teams = self.store.teams(night)
         rounds = self.store.rounds(night)
         members = self.store.members()
         return {"teams": [{"team": n, "players": [a, b], "ids": [pid for _name, pid in members.get((night, n), [])]}
                           for n, a, b in teams],
-                "rounds": [{"number": n, "tables": [{"table": t, "teams": [a, b]} for t, a, b in seated]}
+                "rounds": [{"number": n, "tables": [{"table": t, "teams": [a, b],
+                                                     "result": _result((a, b), round_result((a, b), matches))}
+                                                    for t, a, b in seated]}
                            for n, seated in sorted(rounds.items())]}
+
+    def standings(self, night: int, matches: Sequence[MatchRecord]) -> list[TeamRow]:
+        """The tournament's table: every registered team, counting only the rounds'
+        results (a friendly or a rematch between rounds does not count)."""
+        results = [m for seated in self.store.rounds(night).values() for _t, a, b in seated
+                   if (m := round_result((a, b), matches)) is not None]
+        rows = {r.team: r for r in standings(results)}
+        for name in self.teams(night):
+            rows.setdefault(name, TeamRow(name))
+        return sorted(rows.values(), key=TeamRow.key)
+
+
+def _result(pair: Pair, m: MatchRecord | None) -> dict[str, Any] | None:
+    """A pairing's result as the pages show it: who won (None: drawn) and the courts, in
+    the pairing's order."""
+    if m is None:
+        return None
+    first = 0 if team_name(m.team(0)) == pair[0] else 1
+    return {"table": m.table, "winner": None if m.winner is None else pair[0 if m.winner == first else 1],
+            "courts": [m.courts[first], m.courts[1 - first]]}
 
 
 def round_result(pair: Pair, matches: Iterable[MatchRecord]) -> MatchRecord | None:

@@ -137,9 +137,13 @@ def create_club_app(board: Scoreboard, *, admin_pin: str | PinCheck, club_name: 
     def standing(night: str | None = None) -> JSONResponse:
         n = night_of(night)
         matches = board.matches(n)
-        return JSONResponse({"night": n, "standings": [r.to_dict() for r in standings(matches)],
+        # a night with registered teams is a tournament: its table counts the rounds' results
+        tournament = n is not None and bool(director.teams(n))
+        rows = director.standings(n, matches) if tournament and n is not None else standings(matches)
+        return JSONResponse({"night": n, "standings": [r.to_dict() for r in rows],
+                             "counted": "rounds" if tournament else "matches",
                              "matches": [m.to_dict() for m in matches],
-                             "tournament": director.summary(n) if n is not None else None})
+                             "tournament": director.summary(n, matches) if n is not None else None})
 
     @app.get("/api/players")
     def player_list(night: str | None = "all") -> JSONResponse:

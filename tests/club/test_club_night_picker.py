@@ -82,3 +82,28 @@ def test_standings_and_players_for_the_chosen_night(tmp_path):
         assert errors == []
         browser.close()
     store.close()
+
+
+def test_a_tournament_night_shows_its_table_and_each_rounds_result(tmp_path):
+    from controller.club.tournament import Director
+
+    store = ClubStore(tmp_path / "club.sqlite3")
+    board = Scoreboard(store)
+    director = Director(store)
+    for a, b in [("Asha", "Chand"), ("Bilal", "Dua"), ("Emaan", "Gul"), ("Faraz", "Hina")]:
+        director.register(a, b)
+    seated = director.next_round("round-robin", ["t1", "t2"], [])
+    play(board, tmp_path, "t1", ["Asha", "Faraz", "Chand", "Hina"], 3)  # seats 0 & 2 against 1 & 3
+    result = director.summary(store.night, board.matches(store.night))["rounds"][0]["tables"][0]["result"]
+    said = "drawn" if result["winner"] is None else f"{result['winner']} won"
+    with sync_api.sync_playwright() as p, LiveServer(create_club_app(board, admin_pin="24680", state_dir=tmp_path)) as srv:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        page = browser.new_page()
+        page.goto(f"{srv.url}/")
+        expect(page.locator('[data-role="counted"]')).to_contain_text("rounds' results", timeout=FIRST)
+        expect(page.locator('[data-role="standings"] tr')).to_have_count(4)  # every registered team
+        first = page.locator('[data-round="1"]')
+        expect(first).to_contain_text(f"t1: {seated[0][1]} v {seated[0][2]} ({said} ")
+        expect(first).to_contain_text(f"t2: {seated[1][1]} v {seated[1][2]} (to play)")
+        browser.close()
+    store.close()

@@ -5,6 +5,10 @@ from __future__ import annotations
 import pytest
 
 from controller.club.ledger import MatchRecord
+from controller.club.outbox import batches_of
+from controller.club.scoreboard import Scoreboard
+from controller.club.simclub import SimTable, short_match
+from controller.club.standings import standings
 from controller.club.store import ClubStore
 from controller.club.tournament import Director, round_robin, seat_round, swiss
 
@@ -64,3 +68,34 @@ def test_swiss_rounds_follow_the_standings(tmp_path):
     with pytest.raises(ValueError, match="unknown pairing"):
         d.next_round("knockout", ["t1", "t2"], results)
     store.close()
+
+
+def test_a_tournament_table_counts_the_rounds_results_only(tmp_path):
+    """A friendly between rounds (a registered team against an unregistered pair) is in
+    the night's matches but not in the tournament's table; each pairing shows its result."""
+
+    board = Scoreboard(ClubStore(tmp_path / "club.sqlite3"))
+    director = Director(board.store)
+    for a, b in [("A1", "A2"), ("B1", "B2"), ("C1", "C2"), ("D1", "D2")]:
+        director.register(a, b)
+    seated = director.next_round("round-robin", ["t1", "t2"], [])
+    assert seated == [("t1", "A1 & A2", "D1 & D2"), ("t2", "B1 & B2", "C1 & C2")]
+    for name, matches in (("t1", [["A1", "D1", "A2", "D2"], ["A1", "X1", "A2", "X2"]]),
+                          ("t2", [["B1", "C1", "B2", "C2"]])):
+        table = SimTable(name, tmp_path / name, None, seed=len(name) + len(matches))
+        for seats in matches:
+            table.new_match(short_match(seats, hands=1))
+            table.play()
+        for batch in batches_of(table.referee, name):
+            board.handle(f"courtpiece/tables/{name}/events", batch.to_bytes())
+        table.close()
+    night = board.store.night
+    every = {r.team: r.played for r in standings(board.matches(night))}
+    assert every["A1 & A2"] == 2 and "X1 & X2" in every
+    rows = director.standings(night, board.matches(night))
+    assert sorted(r.team for r in rows) == ["A1 & A2", "B1 & B2", "C1 & C2", "D1 & D2"]
+    assert all(r.played == 1 for r in rows)
+    results = [t["result"] for r in director.summary(night, board.matches(night))["rounds"] for t in r["tables"]]
+    assert [r["table"] for r in results] == ["t1", "t2"]
+    assert all(r["winner"] in (None, *pair) for r, pair in zip(results, [("A1 & A2", "D1 & D2"),
+                                                                        ("B1 & B2", "C1 & C2")], strict=True))

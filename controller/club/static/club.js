@@ -80,9 +80,13 @@ async function grid() {
   $('[data-role="standings"]').replaceChildren(...st.standings.map((r, i) => el("tr", {},
     el("td", {}, i + 1), el("td", {}, r.team), el("td", { class: "num" }, r.played), el("td", { class: "num" }, r.won),
     el("td", { class: "num" }, r.courts), el("td", { class: "num" }, r.points))));
+  $('[data-role="counted"]').textContent = st.counted === "rounds"
+    ? "registered teams, the rounds' results only" : "every finished match of the night";
   const rounds = st.tournament ? st.tournament.rounds : [];
-  $('[data-role="rounds"]').replaceChildren(...rounds.map((r) => el("p", {}, `Round ${r.number}: `,
-    r.tables.map((t) => `${t.table}: ${t.teams.join(" v ")}`).join("; "))));
+  const outcome = (r) => (!r ? "to play" : r.winner === null ? `drawn ${r.courts.join("–")}`
+    : `${r.winner} won ${r.courts.join("–")}`);
+  $('[data-role="rounds"]').replaceChildren(...rounds.map((r) => el("p", { "data-round": r.number }, `Round ${r.number}: `,
+    r.tables.map((t) => `${t.table}: ${t.teams.join(" v ")} (${outcome(t.result)})`).join("; "))));
   // players by id: two of one name are two lines, told apart by where they sat
   const named = {};
   for (const p of people) named[p.name] = (named[p.name] || 0) + 1;
