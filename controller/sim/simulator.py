@@ -63,6 +63,7 @@ class SimulatedTable:
         self.rng = random.Random(settings.seed)
         self.say = say or (lambda text: None)
         self.table: BotTable | None = None
+        self._setup: object = None  # the match setup the bots sit at (a new one: a new match)
         self.matches_done = 0
         self.actions = 0
         self.injected: dict[str, int] = {"misreads": 0, "duplicates": 0, "garbage": 0, "unplugs": 0}
@@ -93,6 +94,7 @@ class SimulatedTable:
                                            "knowledge": s.knowledge}, source="sim-admin")
         assert self.referee.match is not None, "the referee refused the simulated match"
         self.table = BotTable(self.referee.match, self.rng, revoke_rate=s.revoke_rate)
+        self._setup = self.referee.setup
 
     def _delay(self) -> float:
         m = self.referee.match
@@ -120,7 +122,16 @@ class SimulatedTable:
             self.table = BotTable(self.referee.match, self.rng, revoke_rate=self.s.revoke_rate)
             self.table.take_over()
             self.say("[sim] resuming the match in progress")
-        self.table.match = self.referee.match  # undo rebuilds the match object
+        elif self.referee.setup is not self._setup and self.referee.match is not None:
+            # a match started from outside (the dashboard, a club director), perhaps mid-deal:
+            # the bots' cards are the old match's, so they sit down at the new one afresh,
+            # once a card still on its way through the hub has come (it is the new deal's)
+            self._settle()
+            self.table = BotTable(self.referee.match, self.rng, revoke_rate=self.s.revoke_rate)
+            self.table.take_over()
+            self.say("[sim] a new match was started at the table: the bots sit down at it")
+        self._setup = self.referee.setup
+        self.table.match = self.referee.match  # undo rebuilds the match object (same setup)
         move = self.table.next_input()
         self.actions += 1
         if self.s.garbage_rate and self.rng.random() < self.s.garbage_rate:
@@ -137,6 +148,16 @@ class SimulatedTable:
         if self.s.duplicate_rate and self.rng.random() < self.s.duplicate_rate:
             self.hub.read_again(zone, times=self.rng.randint(2, 9))
             self.injected["duplicates"] += 1
+
+    def _settle(self, quiet: float = 0.3, most: float = 3.0) -> None:
+        """Wait until the table has been quiet for ``quiet`` seconds (at most ``most``): a
+        card put on a reader before a command cut in is read by then."""
+        end = time.monotonic() + most
+        seen, since = self.referee.last_seq, time.monotonic()
+        while time.monotonic() < end and time.monotonic() - since < quiet:
+            time.sleep(0.01)
+            if self.referee.last_seq != seen:
+                seen, since = self.referee.last_seq, time.monotonic()
 
     def _place(self, zone: str, card: str) -> None:
         before = self.referee.last_seq

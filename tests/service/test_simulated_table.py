@@ -84,3 +84,28 @@ def test_a_tag_that_is_no_card_of_the_deck_is_reported(table):
     assert [e["message"] for e in public] == ["unknown tag at Seat 2's spot"]  # no names given: "Seat N"
     admin = [e for e in r.events if e["event"] == "unknown-tag" and e.get("private_to") == "admin"]
     assert [e["tag"] for e in admin] == ["0A0B0C0D"]
+
+
+def test_a_new_match_started_mid_deal_from_outside_is_played_by_the_bots(table):
+    """The dashboard (or a club's director) starts a new match while the bots deal: they
+    sit down at the new match instead of dealing the old deck on into it."""
+    service, hub, driver, deck = table
+    s = SimSettings(speed=400, seed=6, matches=1, preset="court-piece", options={"match-end": "hands", "match-target": 1})
+    sim = SimulatedTable(service.referee, hub, deck, s)
+    stop = threading.Event()
+    worker = threading.Thread(target=sim.run, args=(stop,), daemon=True)
+    worker.start()
+    deadline = time.monotonic() + 60
+    while sightings(service) < 12:
+        assert time.monotonic() < deadline, "the deal did not start"
+        time.sleep(0.01)
+    r = service.referee
+    assert r.match.phase is Phase.DEAL
+    r.command("new-match", {"preset": "court-piece", "seats": ["Asha", "Bilal", "Chand", "Dua"], "first_dealer": 2,
+                            "options": {"match-end": "hands", "match-target": 1}}, source="dashboard")
+    worker.join(240)
+    stop.set()
+    assert not worker.is_alive(), "the simulated table never finished the new match"
+    assert r.match.phase is Phase.OVER and r.setup.seats[0] == "Asha"
+    impossible = [e for e in r.events if e["event"] == "impossible"]
+    assert len(impossible) <= 2, f"{len(impossible)} impossible inputs (cards of the old deal read into the new)"
