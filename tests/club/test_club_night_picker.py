@@ -107,3 +107,30 @@ def test_a_tournament_night_shows_its_table_and_each_rounds_result(tmp_path):
         expect(first).to_contain_text(f"t2: {seated[1][1]} v {seated[1][2]} (to play)")
         browser.close()
     store.close()
+
+
+def test_the_directors_page_answers_in_words(tmp_path):
+    store = ClubStore(tmp_path / "club.sqlite3")
+    board = Scoreboard(store)
+    play(board, tmp_path, "t1", ["Asha", "Bilal", "Chand", "Dua"], 4)
+    with sync_api.sync_playwright() as p, LiveServer(create_club_app(board, admin_pin="24680", state_dir=tmp_path)) as srv:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        page = browser.new_page()
+        page.goto(f"{srv.url}/admin")
+        msg = page.locator('[data-role="msg"]')
+        page.fill('[data-role="login"] input[name="pin"]', "24680")
+        page.click('[data-role="login"] button')
+        expect(msg).to_have_text("Signed in.", timeout=FIRST)
+        for a, b in (("Asha", "Chand"), ("Bilal", "Dua")):
+            page.fill('[data-role="team"] input[name="a"]', a)
+            page.fill('[data-role="team"] input[name="b"]', b)
+            page.click('[data-role="team"] button')
+            expect(msg).to_contain_text(f"Team {a} & {b} registered (club ids p")
+        page.click('[data-role="round"] button')
+        expect(msg).to_have_text("Seated: t1: Asha & Chand v Bilal & Dua.")
+        page.fill('[data-role="afresh"] input[name="table"]', "t1")
+        page.click('[data-role="afresh"] button')
+        expect(msg).to_contain_text("count its matches twice")  # a healthy table is not taken again
+        expect(msg).to_have_class("err")
+        browser.close()
+    store.close()

@@ -124,13 +124,24 @@ async function admin() {
   const on = (role, fn) => $(`[data-role="${role}"]`).addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const data = Object.fromEntries(new FormData(ev.target));
-    try { msg.className = "ok"; msg.textContent = JSON.stringify(await fn(data)); } catch (e) { msg.className = "err"; msg.textContent = e.message; }
+    try { msg.className = "ok"; msg.textContent = await fn(data); } catch (e) { msg.className = "err"; msg.textContent = e.message; }
   });
-  on("login", async (d) => { const r = await post("/admin/api/login", d); csrf = r.csrf; show(true); return "logged in"; });
-  on("night", (d) => post("/admin/api/night", d));
-  on("team", (d) => post("/admin/api/teams", d));
-  on("round", (d) => post("/admin/api/round", d));
-  on("afresh", (d) => post("/admin/api/afresh", d));
+  // each answer in words a director reads at a glance (the JSON stays the API's)
+  on("login", async (d) => { const r = await post("/admin/api/login", d); csrf = r.csrf; show(true); return "Signed in."; });
+  on("night", async (d) => `Night ${(await post("/admin/api/night", d)).night} started.`);
+  on("team", async (d) => {
+    const r = await post("/admin/api/teams", d);
+    return `Team ${r.team} registered${r.ids.length ? ` (club ids ${r.ids.join(", ")})` : ""}.`;
+  });
+  on("round", async (d) => {
+    const r = await post("/admin/api/round", d);
+    return `Seated: ${r.round.map(([t, a, b]) => `${t}: ${a} v ${b}`).join("; ")}.`;
+  });
+  on("afresh", async (d) => {
+    const r = await post("/admin/api/afresh", d);
+    return r.archived_as ? `${d.table} taken afresh; what it sent before is kept as ${r.archived_as}.`
+      : `${d.table} taken back to input ${r.taken_back_to}; what its journal never reached is gone.`;
+  });
 }
 
 // a table's page is the table screen itself (club-table.js)
