@@ -91,6 +91,8 @@ class MatchRecord:
     score: list[int] | None = None  # the final shown score, once over
     winner: int | None = None
     over: bool = False
+    #: a new match began at the table before this one was over: it will never finish
+    abandoned: bool = False
     reason: str = ""
     night: int = 0  # the club night the match started in
     #: each seat's player id (:func:`player_id`), moved with the player when seats swap
@@ -109,7 +111,8 @@ class MatchRecord:
                 "ids": list(self.ids),
                 "teams": [list(self.team(0)), list(self.team(1))], "courts": list(self.courts),
                 "points": list(self.points), "hands_won": list(self.hands_won), "score": self.score,
-                "winner": self.winner, "over": self.over, "reason": self.reason, "night": self.night}
+                "winner": self.winner, "over": self.over, "abandoned": self.abandoned, "reason": self.reason,
+                "night": self.night}
 
 
 def team_of(seat: int) -> int:
@@ -152,6 +155,8 @@ class TableLedger:
             handler(self, self.current, e)
 
     def _setup(self, seq: int, e: dict[str, Any]) -> None:
+        if self.current is not None and not self.current.over:
+            self.current.abandoned = True
         seats = [str(s) for s in e.get("seats") or []][:4]
         seats += [f"Seat {i}" for i in range(len(seats), 4)]
         m = MatchRecord(self.table, seq, str(e.get("preset", "")), seats)

@@ -182,3 +182,12 @@ def test_a_state_message_is_read_to_its_head_and_its_state_when_asked(tmp_path):
     again = Scoreboard(board.store)  # kept as its text, read back the same
     assert again.tables["t1"].state == t.state and again.snapshot()[0]["seats"][0] == 'A,"table":"x'
     table.close()
+
+
+def test_a_match_left_for_a_new_one_is_abandoned_not_playing_for_ever():
+    ledger = TableLedger("t1")
+    ledger.apply(1, {"event": "match-setup", "seats": ["A", "B", "C", "D"], "preset": "court-piece"})
+    ledger.apply(5, {"event": "match-setup", "seats": ["A", "B", "C", "D"], "preset": "court-piece"})
+    first, second = ledger.matches
+    assert first.abandoned and not first.over and first.to_dict()["abandoned"]
+    assert not second.abandoned

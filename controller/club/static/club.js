@@ -13,7 +13,8 @@ const clock = (t) => (t ? new Date(t * 1000).toLocaleTimeString([], { hour: "2-d
 const statusText = (t) => (t.restarted ? "journal began again: director"
   : t.status === "offline" ? `offline since ${clock(t.since)}` : t.status);
 const teams = (seats) => (seats ? [`${seats[0]} & ${seats[2]}`, `${seats[1]} & ${seats[3]}`] : ["—", "—"]);
-const result = (m) => (!m.over ? "playing" : m.winner === null ? "drawn" : `${m.teams[m.winner].join(" & ")} won`);
+const result = (m) => (m.abandoned ? "abandoned" : !m.over ? "playing"
+  : m.winner === null ? "drawn" : `${m.teams[m.winner].join(" & ")} won`);
 const page = document.body.dataset.page;
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const trump = (t) => (t.trump ? `trump ${SUITS[t.trump] ?? t.trump}` : "");
@@ -101,7 +102,7 @@ async function player() {
   nightPicker(club, tick);
   $('[data-role="player-name"]').textContent = p.stats.name;
   $('[data-role="player-id"]').textContent = p.stats.id;
-  const rows = [["Matches", `${p.stats.matches_won} won of ${p.stats.matches}`], ["Hands", `${p.stats.hands_won} won of ${p.stats.hands}`],
+  const rows = [["Matches", `${p.stats.matches_won} won of ${p.stats.matches} finished`], ["Hands", `${p.stats.hands_won} won of ${p.stats.hands}`],
     ["Courts", Object.entries(p.stats.courts).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(", ") || "0"],
     ["Revokes flagged", p.stats.revokes], ["Trump calls", `${p.stats.trump_calls_won} won of ${p.stats.trump_calls}`],
     ["Bids (band rung)", `${p.stats.bids_made} made, ${p.stats.bids_broken} broken`]];
