@@ -1,0 +1,123 @@
+"""What the reader misses in the real-photo set, by kind and by shooting series.
+
+    .venv/bin/python bench/vision_misses.py SET_DIR [--part dev-late] [--scenes] [--list]
+
+SET_DIR is ``phone-photos-ccby`` (its ``singles/``, ``scenes/labels.json`` and
+``index_boxes.json``). Each labelled card is put in one class, by where its printed
+corner indices lie (the boxes of ``index_boxes.json``, in the set's 640×640 pixels):
+
+- ``right``: the card is read;
+- ``no_outline``: no detection covers any of its indices;
+- ``unread``: an outline that reads as nothing covers one;
+- ``other_card``: only an outline read as another card covers one (a pile read as its
+  top card, or a neighbour's guessed outline).
+
+Cards read that are not in view are counted apart (``read_not_there``). Series: the white
+phone deck, the black-and-gold phone deck, the webcam (``bench/photo_split.py``).
+Meant for the development part: the held-out part is measured by its summary only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.append(str(Path(__file__).resolve().parent))
+
+from photo_split import PARTS, in_part  # noqa: E402
+from vision_accuracy import label_of, load_frame  # noqa: E402
+
+from vision import CardDetector  # noqa: E402
+from vision.detector import Detection  # noqa: E402
+
+#: The set's images are 640×640; the bench reads them at 1280.
+BOX_SCALE = 1280 / 640
+
+
+def series(name: str) -> str:
+    """The shooting series a photo belongs to, from its file name."""
+    if "WIN_" in name:
+        return "webcam"
+    return "white" if "IMG_2022" in name else "black"
+
+
+def card_code(text: str) -> str:
+    """``10C`` and ``TC`` alike as ``TC``."""
+    return ("T" if text[:-1] == "10" else text[:-1]) + text[-1]
+
+
+def kind_of_miss(card: str, boxes: list[dict], dets: list[Detection]) -> str:
+    """Why ``card`` was not read: what covers its indices' centres (see the module)."""
+    kinds = set()
+    for b in boxes:
+        if card_code(b["card"]) != card:
+            continue
+        x0, y0, x1, y1 = (v * BOX_SCALE for v in b["box"])
+        centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+        for d in dets:
+            poly = d.quad.astype(np.float32).reshape(-1, 1, 2)
+            if cv2.pointPolygonTest(poly, centre, False) >= 0:
+                kinds.add("other_card" if d.card else "unread")
+    if "unread" in kinds:
+        return "unread"
+    return "other_card" if kinds else "no_outline"
+
+
+def photos(root: Path, part: str, scenes: bool) -> list[tuple[Path, list[str]]]:
+    """(photo, cards in view) of one part of the set."""
+    if scenes:
+        labels = json.loads((root / "scenes" / "labels.json").read_text())
+        return [
+            (root / "scenes" / n, [card_code(c) for c in labels[n]])
+            for n in sorted(labels)
+            if in_part(n, part)
+        ]
+    return [
+        (p, [label_of(p)])
+        for p in sorted((root / "singles").iterdir())
+        if label_of(p) and in_part(p.name, part)
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("root", type=Path, help="the phone-photos-ccby folder")
+    ap.add_argument("--part", choices=PARTS, default="dev-late")
+    ap.add_argument("--scenes", action="store_true", help="the scenes, not the singles")
+    ap.add_argument("--list", action="store_true", help="print every missed card")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    all_boxes = json.loads((args.root / "index_boxes.json").read_text())
+    detector = CardDetector()
+    counts: collections.Counter[tuple[str, str]] = collections.Counter()
+    for path, truth in photos(args.root, args.part, args.scenes):
+        img = load_frame(path)
+        if img is None:
+            continue
+        dets = detector.detect(img)
+        read = {d.card for d in dets if d.card}
+        boxes = all_boxes.get(f"{path.parent.name}/{path.name}") or all_boxes.get(path.name, [])
+        counts[(series(path.name), "read_not_there")] += len(read - set(truth))
+        for card in truth:
+            kind = "right" if card in read else kind_of_miss(card, boxes, dets)
+            counts[(series(path.name), kind)] += 1
+            if args.list and kind != "right":
+                print(f"{path.name} {card} {kind}")
+    kinds = ("right", "no_outline", "unread", "other_card", "read_not_there")
+    for s in ("white", "black", "webcam"):
+        if any(counts[(s, k)] for k in kinds):
+            print(f"vision_misses series={s} " + " ".join(f"{k}={counts[(s, k)]}" for k in kinds))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
