@@ -80,8 +80,8 @@ def test_scenes_are_saved_with_labels(tmp_path: Path, capsys) -> None:
     labels = json.loads((scenes / "labels.json").read_text())
     assert labels == {"scene_000.jpg": ["AS", "KH"], "scene_001.jpg": ["7D"]}
     assert "not a card" in out.getvalue()
-    # as an organiser runs it, under the name the camera docs give it
-    done = subprocess.run([sys.executable, str(BENCH.with_name("vision.py")), str(scenes)],
+    # as an organiser runs it (docs/camera.md)
+    done = subprocess.run([sys.executable, str(BENCH), str(scenes)],
                           capture_output=True, text=True, timeout=300, check=True)
     summary = done.stdout.strip().splitlines()[-1]
     assert summary.startswith("vision_scenes scenes=2 cards=3 right_pct=100.0 wrong=0")
