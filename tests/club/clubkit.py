@@ -42,6 +42,17 @@ def wait_for(pred: Callable[[], bool], what: str, timeout: float = 60.0) -> None
         time.sleep(0.01)
 
 
+class Asked:
+    """Stands in for the scoreboard's broker client where no broker runs: keeps what the
+    scoreboard publishes (its resend requests)."""
+
+    def __init__(self) -> None:
+        self.topics: list[tuple[str, bytes]] = []
+
+    def publish(self, topic: str, payload: bytes, qos: int = 0) -> None:
+        self.topics.append((topic, payload))
+
+
 class Listener:
     """A raw subscriber that keeps every message (topic, payload) it gets."""
 

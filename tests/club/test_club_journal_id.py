@@ -12,7 +12,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from test_club_ledger import Asked  # noqa: E402
+from clubkit import Asked  # noqa: E402
 
 from controller.club.outbox import batches_of  # noqa: E402
 from controller.club.scoreboard import Scoreboard  # noqa: E402

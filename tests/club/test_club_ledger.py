@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+from clubkit import Asked
+
 from controller.club.ledger import CourtKind, TableLedger, court_kind
 from controller.club.outbox import batches_of
 from controller.club.scoreboard import Scoreboard
@@ -56,14 +58,6 @@ def test_players_follow_a_partnership_swap_and_their_calls():
     assert (p["B"].bids_made, p["B"].bids_broken) == (0, 1)
     assert p["D"].revokes == 1
     assert (p["D"].matches_won, p["A"].matches_won) == (1, 0)
-
-
-class Asked:
-    def __init__(self):
-        self.topics = []
-
-    def publish(self, topic, payload, qos=0):
-        self.topics.append((topic, payload))
 
 
 def test_duplicates_dropped_and_gaps_filled_in_order(tmp_path):
