@@ -9,11 +9,15 @@ import cv2
 import numpy as np
 
 from vision.index_pairs import MAX_PAIRS, card_from_pair, index_pairs, ink_blobs, outline
+from vision.levels import percentile
 from vision.locate import (
     WORK_SIZE,
+    Later,
     LocateConfig,
+    Outline,
     border_quads,
     find_candidates,
+    outlines,
     rectify,
     turned,
 )
@@ -92,7 +96,7 @@ class CardDetector:
 
     def _candidates(
         self, frame_bgr: np.ndarray, masks: list[tuple[np.ndarray, float]], weak: list[bool]
-    ) -> tuple[list[list[np.ndarray]], TablePlane | None]:
+    ) -> tuple[list[list[Outline]], TablePlane | None]:
         """Outline groups in frame pixels, and the working-size plane they were found in;
         ``weak`` receives which groups only the shape sources found."""
         if self.plane is None:
@@ -104,7 +108,10 @@ class CardDetector:
             self._empty_view = (*key, ev)
         view = small.rectify(frame_bgr)
         groups = find_candidates(view, self.locate, self._empty_view[2], weak_out=weak)
-        return [[small.to_frame(q) for q in g] for g in groups], small
+        return [
+            [q.map(small.to_frame) if isinstance(q, Later) else small.to_frame(q) for q in g]
+            for g in groups
+        ], small
 
     def detect(self, frame_bgr: np.ndarray) -> list[Detection]:
         self._colour = not colourless(frame_bgr)
@@ -118,7 +125,7 @@ class CardDetector:
         # is that card's picture frame or a pip, not another card (cards are one size)
         groups.sort(key=lambda g: -cv2.contourArea(g[0]))
         out: list[Detection] = []
-        unread: list[list[np.ndarray]] = []
+        unread: list[list[Outline]] = []
         for group in groups:
             if any(d.card and _within(group[0], d.quad) for d in out) or _too_small(group, out):
                 continue
@@ -131,7 +138,7 @@ class CardDetector:
         for group in unread:
             if any(d.card and _within(group[0], d.quad) for d in out) or _too_small(group, out):
                 continue
-            det = self._read_group(frame_bgr, [turned(q) for q in group])
+            det = self._read_group(frame_bgr, [turned(q) for q in outlines(group)])
             if det.card is not None:
                 out = [d for d in out if d.quad is not group[0]] + [det]
         out = [d for d in out if d.card or id(d.quad) not in shape_only]
@@ -220,7 +227,7 @@ class CardDetector:
         out: list[Detection] = []
         tried = 0
         gray = cv2.cvtColor(frame_bgr[::8, ::8], cv2.COLOR_BGR2GRAY)
-        paper = float(np.percentile(gray, 60))
+        paper = percentile(gray, 60)
         for mask, scale in masks:
             for q in corner_hypotheses(mask, scale, short):
                 if tried >= MAX_HYPOTHESES:
@@ -239,10 +246,10 @@ class CardDetector:
                     out.append(Detection(q, res.card, res.confidence))
         return out
 
-    def _read_group(self, frame_bgr: np.ndarray, group: list[np.ndarray]) -> Detection:
+    def _read_group(self, frame_bgr: np.ndarray, group: list[Outline]) -> Detection:
         """Alternative outlines of one card, read in turn until one reads."""
         first = None
-        for q in group:
+        for q in outlines(group):
             res = self.reader.read(rectify(frame_bgr, q, CARD_SIZE), self._colour)
             if res.card is not None:
                 return Detection(q, res.card, res.confidence)
@@ -257,7 +264,7 @@ class CardDetector:
 SMALL_SHARE = 0.35
 
 
-def _too_small(group: list[np.ndarray], read: list[Detection]) -> bool:
+def _too_small(group: list[Outline], read: list[Detection]) -> bool:
     areas = [cv2.contourArea(d.quad) for d in read if d.card]
     return bool(areas) and cv2.contourArea(group[0]) < SMALL_SHARE * float(np.median(areas))
 

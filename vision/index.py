@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.levels import percentile
+
 #: Part of the card searched for the index, as fractions of width and height. Generous,
 #: because decks differ: some print a large index whose suit reaches well down the card.
 CORNER_W, CORNER_H = 0.30, 0.48
@@ -65,9 +67,10 @@ def ink_score(corner_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarra
     Paper is estimated from the corner itself, so a warm lamp, a tinted card stock or a
     shadow across the card all shift the reference along with the ink.
     """
-    lab = cv2.cvtColor(corner_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab8 = cv2.cvtColor(corner_bgr, cv2.COLOR_BGR2LAB)
+    bright = lab8[:, :, 0] >= percentile(lab8[:, :, 0], 70)
+    lab = lab8.astype(np.float32)
     lum = lab[:, :, 0]
-    bright = lum >= np.percentile(lum, 70)
     paper = lab[bright].mean(axis=0)
     chroma = np.sqrt((lab[:, :, 1] - paper[1]) ** 2 + (lab[:, :, 2] - paper[2]) ** 2)
     score = np.clip((paper[0] - lum) + 1.5 * chroma, 0, 255).astype(np.uint8)

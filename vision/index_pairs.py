@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.levels import percentile
+
 #: Size of the working copy searched for ink blobs (long side, pixels).
 SEARCH_SIZE = 640
 #: Glyph heights looked for in the working copy (pixels): from a card across a table to
@@ -71,7 +73,7 @@ def ink_blobs(frame_bgr: np.ndarray, on_stock: bool = True) -> tuple[list[InkBlo
     sh, sw = ink.shape
     # an index is printed on card stock, among the brightest things in view; speckle on
     # a darker table is not looked at
-    paper = float(np.percentile(grey[::4, ::4], 98))
+    paper = percentile(grey[::4, ::4], 98)
     out = []
     for i in range(1, n):
         x, y, bw, bh, area = (int(v) for v in stats[i])

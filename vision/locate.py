@@ -30,11 +30,14 @@ both ways round (:func:`turned`).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 
 import cv2
 import numpy as np
 
+from vision.levels import percentile
 from vision.warp import warp_perspective
 
 #: Long-side length (pixels) the frame is scaled to for finding outlines. Reading the
@@ -84,7 +87,8 @@ def white_balance(small_bgr: np.ndarray) -> np.ndarray:
     dividing it out makes a tungsten-lit or a cool-LED-lit card look like daylight paper.
     A high percentile rather than the maximum, so a specular glint does not decide.
     """
-    ref = np.percentile(small_bgr[::4, ::4].reshape(-1, 3), 98, axis=0).astype(np.float32)
+    sample = small_bgr[::4, ::4]
+    ref = np.array([percentile(sample[:, :, k], 98) for k in range(3)], np.float32)
     if ref.min() < 40:  # a dark frame: nothing white to balance on
         return small_bgr
     gain = ref.max() / np.maximum(ref, 1.0)
@@ -395,34 +399,35 @@ def _refine(quad: np.ndarray, pts: np.ndarray) -> np.ndarray:
     pixels off; straight sides fitted by least squares are more exact, and an index
     printed close to the edge depends on that.
     """
-    lines = []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        d = b - a
-        length = float(np.linalg.norm(d))
-        if length < 1:
-            return quad
-        u = d / length
-        rel = pts - a
-        along = rel @ u
-        across = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
-        sel = (along > 0.15 * length) & (along < 0.85 * length) & (across < max(3.0, 0.04 * length))
-        if sel.sum() < 5:
-            return quad
-        vx, vy, x0, y0 = cv2.fitLine(pts[sel], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)))
-    out = []
-    for i in range(4):
-        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
-        m = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]], np.float32)
-        if abs(np.linalg.det(m)) < 1e-6:
-            return quad
-        t = np.linalg.solve(m, p2 - p1)
-        out.append(p1 + t[0] * d1)
-    res = np.array(out, np.float32)
-    if np.abs(res - quad).max() > 0.1 * np.linalg.norm(quad[0] - quad[2]):
+    ends = np.roll(quad, -1, axis=0)
+    sides = ends - quad
+    lengths = np.sqrt((sides.astype(np.float64) ** 2).sum(axis=1))
+    if lengths.min() < 1:
         return quad
-    return res
+    units = (sides / lengths[:, None]).astype(np.float32)
+    # every contour point measured along and across all four sides at once
+    rel = pts[None, :, :] - quad[:, None, :]
+    along = rel[..., 0] * units[:, None, 0] + rel[..., 1] * units[:, None, 1]
+    across = np.abs(rel[..., 0] * units[:, None, 1] - rel[..., 1] * units[:, None, 0])
+    lim = lengths[:, None]
+    near = np.maximum(3.0, 0.04 * lim)
+    sel = (along > 0.15 * lim) & (along < 0.85 * lim) & (across < near)
+    if (sel.sum(axis=1) < 5).any():
+        return quad
+    lines = [cv2.fitLine(pts[sel[i]], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel() for i in range(4)]
+    out = np.empty((4, 2), np.float32)
+    for i in range(4):
+        # where side i-1's line crosses side i's (Cramer's rule on p1 + t d1 = p2 + s d2)
+        d1x, d1y, x1, y1 = (float(v) for v in lines[i - 1])
+        d2x, d2y, x2, y2 = (float(v) for v in lines[i])
+        det = d2x * d1y - d1x * d2y
+        if abs(det) < 1e-6:
+            return quad
+        t = (d2x * (y2 - y1) - d2y * (x2 - x1)) / det
+        out[i] = (x1 + t * d1x, y1 + t * d1y)
+    if np.abs(out - quad).max() > 0.1 * np.linalg.norm(quad[0] - quad[2]):
+        return quad
+    return out
 
 
 def _grow(q: np.ndarray, by: float) -> np.ndarray:
@@ -453,52 +458,170 @@ def _split(
     return out
 
 
-def _quads_in_mask(
-    mask: np.ndarray, small: np.ndarray, gray_cache: list, cfg: LocateConfig, split: bool = True
+class Later:
+    """An alternative outline of a card, fitted only when it is wanted.
+
+    Most frames' cards read from their first outline, so the alternatives the other masks
+    offer are never looked at; a blob that repeats one already outlined (the same box and
+    area) is not fitted, only noted here, and fitted if the card's earlier outlines do
+    not read (a pixel's difference in an outline can decide a soft index).
+    """
+
+    def __init__(self, fit: Callable[[], list[np.ndarray]]) -> None:
+        self._fit = fit
+        self._quads: list[np.ndarray] | None = None
+
+    def quads(self) -> list[np.ndarray]:
+        if self._quads is None:
+            self._quads = self._fit()
+        return self._quads
+
+    def map(self, f: Callable[[np.ndarray], np.ndarray]) -> Later:
+        """The same outlines, each passed through ``f`` (another pixel frame)."""
+        return Later(lambda: [f(q) for q in self.quads()])
+
+
+#: One outline of a group: fitted, or to be fitted when wanted.
+Outline = np.ndarray | Later
+
+
+def outlines(group: list[Outline]) -> Iterator[np.ndarray]:
+    """A group's outlines in order, fitting the :class:`Later` ones as they are reached;
+    of those, only outlines of the group's card (its first outline) count."""
+    for item in group:
+        if isinstance(item, Later):
+            yield from (q for q in item.quads() if _same_card(group[0], q))
+        else:
+            yield item
+
+
+class _Blobs:
+    """The blobs outlined so far in a frame that gave one card outline each (their box
+    and area, in working-size pixels): the same blob in a later mask would give the same
+    outline, a second fit of one card, so it is only noted as a :class:`Later`."""
+
+    def __init__(self) -> None:
+        self.boxes: list[tuple[float, float, float, float, float]] = []
+
+    @staticmethod
+    def _key(c: np.ndarray, scale: float) -> tuple[float, float, float, float, float]:
+        x, y, w, h = cv2.boundingRect(c)
+        box = (x * scale, y * scale, (x + w) * scale, (y + h) * scale)
+        return (*box, cv2.contourArea(c) * scale**2)
+
+    def seen(self, c: np.ndarray, scale: float = 1.0) -> int | None:
+        """Which blob ``c`` repeats, if any."""
+        x0, y0, x1, y1, a = self._key(c, scale)
+        tol = max(REPEAT_PX, REPEAT_SHARE * max(x1 - x0, y1 - y0))
+        for n, b in enumerate(self.boxes):
+            if (
+                abs(x0 - b[0]) <= tol
+                and abs(y0 - b[1]) <= tol
+                and abs(x1 - b[2]) <= tol
+                and abs(y1 - b[3]) <= tol
+                and abs(a - b[4]) <= REPEAT_AREA * b[4]
+            ):
+                return n
+        return None
+
+    def add(self, c: np.ndarray) -> int:
+        self.boxes.append(self._key(c, 1.0))
+        return len(self.boxes) - 1
+
+
+#: How closely a blob must repeat one already outlined to be fitted only when wanted:
+#: each side of its box within this many pixels (at the working size) or this share of
+#: its size, and its area within this share.
+REPEAT_PX = 2.0
+REPEAT_SHARE = 0.01
+REPEAT_AREA = 0.03
+
+#: An outline or a :class:`Later`, with the blob it came from (or repeats), if that blob
+#: gave one outline.
+_Found = tuple[Outline, int | None]
+
+
+def _outline_blob(
+    c: np.ndarray,
+    mask: np.ndarray,
+    small: np.ndarray,
+    gray_cache: list,
+    cfg: LocateConfig,
+    split: bool,
 ) -> list[np.ndarray]:
+    """The card outlines of one blob of a mask (see :func:`_quads_in_mask`)."""
+    sh, sw = mask.shape
+    lo, hi = cfg.min_area_frac * sh * sw, cfg.max_area_frac * sh * sw
+    whole = _fit_quad(c, cfg) if cv2.contourArea(c) <= hi else None
+    if whole is not None and _is_frame(whole, mask.shape, cfg):
+        whole = None
+    if not split:
+        return [] if whole is None else [whole]
+    if not gray_cache:
+        gray_cache.append(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
+    # Two cards side by side can make a card-shaped blob too, so every blob is also
+    # cut along image edges; if that yields several cards, they win.
+    parts = _split(c, mask, gray_cache[0], cfg, lo, hi)
+    if len(parts) >= 2 or (whole is None and parts):
+        return parts
+    return [] if whole is None else [whole]
+
+
+def _quads_in_mask(
+    mask: np.ndarray,
+    small: np.ndarray,
+    gray_cache: list,
+    cfg: LocateConfig,
+    split: bool = True,
+    blobs: _Blobs | None = None,
+) -> list[_Found]:
     """Card outlines in one mask; ``split`` also cuts each blob along image edges (not
     needed for the edge mask, whose regions are bounded by edges already)."""
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     sh, sw = mask.shape
-    lo, hi = cfg.min_area_frac * sh * sw, cfg.max_area_frac * sh * sw
-    quads = []
+    lo = cfg.min_area_frac * sh * sw
+    blobs = blobs if blobs is not None else _Blobs()
+    out: list[_Found] = []
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     for c in contours:
-        a = cv2.contourArea(c)
-        if a < lo:
+        if cv2.contourArea(c) < lo:
             continue
-        whole = _fit_quad(c, cfg) if a <= hi else None
-        if whole is not None and _is_frame(whole, mask.shape, cfg):
-            whole = None
-        if not split:
-            if whole is not None:
-                quads.append(whole)
+        fit = partial(_outline_blob, c, mask, small, gray_cache, cfg, split)
+        repeats = blobs.seen(c)
+        if repeats is not None:
+            out.append((Later(fit), repeats))
             continue
-        if not gray_cache:
-            gray_cache.append(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
-        # Two cards side by side can make a card-shaped blob too, so every blob is also
-        # cut along image edges; if that yields several cards, they win.
-        parts = _split(c, mask, gray_cache[0], cfg, lo, hi)
-        if len(parts) >= 2 or (whole is None and parts):
-            quads += parts
-        elif whole is not None:
-            quads.append(whole)
-    return quads
+        quads = fit()
+        token = blobs.add(c) if len(quads) == 1 else None
+        out += [(q, token) for q in quads]
+    return out
+
+
+def _outline_region(c: np.ndarray, shape: tuple[int, ...], cfg: LocateConfig) -> list[np.ndarray]:
+    q = _fit_quad(c, cfg)
+    return [] if q is None or _is_frame(q, shape, cfg) else [q]
 
 
 def _quads_in_regions(
-    regions: list[np.ndarray], shape: tuple[int, ...], cfg: LocateConfig
-) -> list[np.ndarray]:
-    """Card outlines among separately outlined regions (:func:`edge_regions`)."""
+    regions: list[np.ndarray],
+    shape: tuple[int, ...],
+    cfg: LocateConfig,
+    blobs: _Blobs | None = None,
+    scale: float = 1.0,
+) -> list[_Found]:
+    """Card outlines among separately outlined regions (:func:`edge_regions`); ``scale``
+    takes region pixels to those ``blobs`` was measured in."""
     lo, hi = cfg.min_area_frac * shape[0] * shape[1], cfg.max_area_frac * shape[0] * shape[1]
-    quads = []
+    out: list[_Found] = []
     for c in regions:
         if not lo <= cv2.contourArea(c) <= hi:
             continue
-        q = _fit_quad(c, cfg)
-        if q is not None and not _is_frame(q, shape, cfg):
-            quads.append(q)
-    return quads
+        repeats = blobs.seen(c, scale) if blobs is not None else None
+        if repeats is not None:
+            out.append((Later(partial(_outline_region, c, shape, cfg)), repeats))
+        else:
+            out += [(q, None) for q in _outline_region(c, shape, cfg)]
+    return out
 
 
 def _same_card(a: np.ndarray, b: np.ndarray) -> bool:
@@ -525,7 +648,7 @@ def find_candidates(
     empty: np.ndarray | None = None,
     masks_out: list[tuple[np.ndarray, float]] | None = None,
     weak_out: list[bool] | None = None,
-) -> list[list[np.ndarray]]:
+) -> list[list[Outline]]:
     """Card outlines in full-frame pixels, grouped per card, best guess first in each group.
 
     Each outline is ordered by :func:`order_quad`. The masks are tried in order — the
@@ -533,7 +656,9 @@ def find_candidates(
     brighter than the table around it, closed by edges — and a card's first outline comes
     from the first mask that found it; the others are its alternatives. ``masks_out``,
     if given, receives each mask with its scale (mask pixels per frame pixel), for the
-    search for overlapped cards (:mod:`vision.overlap`). ``weak_out``, if given, receives
+    search for overlapped cards (:mod:`vision.overlap`). A group's first outline is always
+    fitted; an alternative that repeats a blob already outlined is a :class:`Later`, read
+    through :func:`outlines`. ``weak_out``, if given, receives
     for each group whether only the edge regions found it: they also outline pieces of
     the table (wood grain, a shadow's edge), so such a group is no card unless it reads
     as one.
@@ -549,38 +674,52 @@ def find_candidates(
     masks += [(m, True) for m in paper_masks(balanced)]
     masks.append((table_mask(small), True))
     gray: list[np.ndarray] = []
-    groups: list[list[np.ndarray]] = []
-    found = [(_quads_in_mask(m, small, gray, cfg, split), scale) for m, split in masks]
+    groups: list[list[Outline]] = []
+    blobs = _Blobs()
+    found = [(_quads_in_mask(m, small, gray, cfg, split, blobs), scale) for m, split in masks]
     # the edge mask at half the working size: a fallback for light tables, and the
     # costliest mask (its outlines come last in every group, so exactness matters less)
     half = cv2.resize(
         small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA
     )
     edges, regions = edge_regions(half)
-    found.append((_quads_in_regions(regions, edges.shape, cfg), scale / 2))
+    found.append((_quads_in_regions(regions, edges.shape, cfg, blobs, 2.0), scale / 2))
     if masks_out is not None:
         masks_out += [(m, scale) for m, _ in masks] + [(edges, scale / 2)]
     # the outlines of the edge regions (the last source) can be pieces of one card (a
     # court card's picture, the part of a card above a shadow's edge): they never make
     # a bigger outline count as two cards merged
     weak: list[bool] = []
-    for n, (quads, s) in enumerate(found):
-        for q in quads:
-            q = order_quad(q / s)
+    by_blob: dict[int, list[Outline]] = {}
+    for n, (items, s) in enumerate(found):
+        for item, blob in items:
+            if isinstance(item, Later):
+                # a repeat of a blob outlined before: an alternative of that card's group
+                if blob in by_blob:
+                    by_blob[blob].append(item.map(partial(_to_frame, s=s)))
+                continue
+            q = _to_frame(item, s)
             for g in groups:
                 if _same_card(g[0], q):
                     g.append(q)
                     break
             else:
-                groups.append([q])
+                g = [q]
+                groups.append(g)
                 weak.append(n == len(found) - 1)
+            if blob is not None:
+                by_blob[blob] = g
     kept = _drop_merged(groups, weak)
     if weak_out is not None:
         weak_out += [w for g, w in zip(groups, weak, strict=True) if any(g is k for k in kept)]
     return kept
 
 
-def _drop_merged(groups: list[list[np.ndarray]], weak: list[bool]) -> list[list[np.ndarray]]:
+def _to_frame(q: np.ndarray, s: float) -> np.ndarray:
+    return order_quad(q / s)
+
+
+def _drop_merged(groups: list[list[Outline]], weak: list[bool]) -> list[list[Outline]]:
     """Groups whose outline holds two or more other cards' centres: touching cards
     fitted as one, which would be read as one of them a second time. Only groups not
     marked ``weak`` count as those other cards."""

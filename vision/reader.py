@@ -9,6 +9,7 @@ import numpy as np
 
 from vision import glyphs
 from vision.index import IndexGlyphs, corners, find_index
+from vision.levels import percentile, percentiles
 from vision.model import RANKS, SUITS, GlyphModel
 from vision.pips import Pips, read_pips
 
@@ -39,9 +40,9 @@ def colourless(frame_bgr: np.ndarray) -> bool:
     """Whether a frame has no colour at all (a monochrome camera, a greyscale photo):
     then black ink is no evidence against red. A colour camera always shows some colour
     somewhere (the table, a hand, a court card), far beyond this spread of channels."""
-    sample = frame_bgr[::8, ::8].reshape(-1, 3).astype(np.int16)
-    spread = sample.max(axis=1) - sample.min(axis=1)
-    return bool(np.percentile(spread, 99) < COLOURLESS_SPREAD)
+    b, g, r = (frame_bgr[::8, ::8, k] for k in range(3))
+    spread = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)
+    return bool(percentile(spread, 99) < COLOURLESS_SPREAD)
 
 
 def light_stock(card_bgr: np.ndarray) -> tuple[np.ndarray, bool]:
@@ -51,11 +52,11 @@ def light_stock(card_bgr: np.ndarray) -> tuple[np.ndarray, bool]:
     card's picture can darken the middle of a light card)."""
     corner_grey = [cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) for c in corners(card_bgr)]
     grey = np.concatenate([g.ravel() for g in corner_grey])
-    if float(np.median(grey)) >= DARK_STOCK:
+    if percentile(grey, 50) >= DARK_STOCK:
         return card_bgr, False
     # dark stock is the bulk of the corner with the ink brighter than it; a light card in
     # dim light is dark too, but its bulk (the stock) is the bright end, the ink darker
-    lo, mid, hi = np.percentile(grey, (5, 50, 95))
+    lo, mid, hi = percentiles(grey, (5, 50, 95))
     if mid - lo < hi - mid:
         return cv2.bitwise_not(card_bgr), True
     return card_bgr, False
