@@ -62,22 +62,37 @@ class IndexGlyphs:
 
 
 def ink_score(corner_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    """(ink mask, Lab image, ink score, threshold) of a corner; ink is anything darker or more coloured than paper.
+    """(ink mask, 8-bit Lab image, ink score, threshold) of a corner; ink is anything darker
+    or more coloured than paper.
 
     Paper is estimated from the corner itself, so a warm lamp, a tinted card stock or a
     shadow across the card all shift the reference along with the ink.
     """
     lab8 = cv2.cvtColor(corner_bgr, cv2.COLOR_BGR2LAB)
-    bright = lab8[:, :, 0] >= percentile(lab8[:, :, 0], 70)
-    lab = lab8.astype(np.float32)
-    lum = lab[:, :, 0]
-    paper = lab[bright].mean(axis=0)
-    chroma = np.sqrt((lab[:, :, 1] - paper[1]) ** 2 + (lab[:, :, 2] - paper[2]) ** 2)
+    chans = cv2.split(lab8)
+    bright = (chans[0] >= percentile(chans[0], 70)).astype(np.uint8)
+    paper = _paper_level(lab8, bright)
+    lum = chans[0].astype(np.float32)
+    da = chans[1].astype(np.float32) - paper[1]
+    db = chans[2].astype(np.float32) - paper[2]
+    chroma = np.sqrt(da * da + db * db)
     score = np.clip((paper[0] - lum) + 1.5 * chroma, 0, 255).astype(np.uint8)
     t, _ = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     t = max(t, 28)
     ink = (score > t).astype(np.uint8)
-    return ink, lab, score, float(t)
+    return ink, lab8, score, float(t)
+
+
+def _paper_level(lab8: np.ndarray, bright: np.ndarray) -> np.ndarray:
+    """The mean Lab colour of the bright pixels, as float32 (numpy's mean of the float32
+    pixels, to the last bit: the sums of 8-bit levels are exact in float32 up to 2**24,
+    so summing them exactly and dividing once in float32 is what numpy's float32 mean
+    gives, without building the float32 image)."""
+    n = cv2.countNonZero(bright)
+    if n * 255 >= 1 << 24:
+        return lab8.astype(np.float32)[bright > 0].mean(axis=0)
+    sums = cv2.sumElems(cv2.bitwise_and(lab8, lab8, mask=bright))[:3]
+    return np.array(sums, np.float32) / np.float32(n)
 
 
 def _is_tight_ten(score: np.ndarray, t: float) -> bool:
@@ -151,10 +166,11 @@ def _blobs(ink: np.ndarray) -> tuple[list[Blob], np.ndarray]:
 
 def find_index(corner_bgr: np.ndarray) -> IndexGlyphs | None:
     """The rank and suit glyphs of a corner, or None if it holds no index-like pair."""
-    ink, lab, score, t = ink_score(corner_bgr)
+    ink, lab8, score, t = ink_score(corner_bgr)
     blobs, labels = _blobs(ink)
     if len(blobs) < 2:
         return None
+    lab = lab8.astype(np.float32)
     blobs.sort(key=lambda b: (b.y, b.x))
     card_w, card_h = ink.shape[1] / CORNER_W, ink.shape[0] / CORNER_H
     firsts = [b for b in blobs if b.x < RANK_MAX_X * card_w and b.y < RANK_MAX_Y * card_h]
