@@ -16,6 +16,7 @@ from vision.locate import (
     LocateConfig,
     Outline,
     border_quads,
+    dark_quads,
     find_candidates,
     outlines,
     rectify,
@@ -93,6 +94,8 @@ class CardDetector:
         self._empty_view: tuple[int, int, np.ndarray | None] | None = None
         #: Whether the frame being read has colour (a monochrome one cannot tell red ink).
         self._colour = True
+        #: Whether a card of the frame being read was read as its negative (a dark deck).
+        self._dark_deck = False
 
     def _candidates(
         self, frame_bgr: np.ndarray, masks: list[tuple[np.ndarray, float]], weak: list[bool]
@@ -115,6 +118,7 @@ class CardDetector:
 
     def detect(self, frame_bgr: np.ndarray) -> list[Detection]:
         self._colour = not colourless(frame_bgr)
+        self._dark_deck = False
         masks: list[tuple[np.ndarray, float]] = []
         weak: list[bool] = []
         groups, small = self._candidates(frame_bgr, masks, weak)
@@ -146,6 +150,10 @@ class CardDetector:
             out += self._from_border_lines(frame_bgr, small)
         if not any(d.card for d in out):
             out += self._from_index_pairs(frame_bgr, out, 0.0)[:1]
+        # the last resort, a dark deck: where a card read as its negative, or nothing
+        # read as surely as the tracker counts
+        if self._dark_deck or not any(d.card and d.confidence >= CORNER_MIN for d in out):
+            out += self._dark_cards(frame_bgr, small, out)
         out = _one_per_card(out)
         if small is None:  # (with a plane the masks are in view pixels: not yet used)
             out += self._overlapped(frame_bgr, masks, out)
@@ -176,6 +184,30 @@ class CardDetector:
         for q in quads:
             det = self._read_group(frame_bgr, [q, turned(q)])
             if det.card is not None:
+                out.append(det)
+        return out
+
+    def _dark_cards(
+        self, frame_bgr: np.ndarray, small: TablePlane | None, found: list[Detection]
+    ) -> list[Detection]:
+        """Dark cards on a lighter table (:func:`vision.locate.dark_quads`), outside the
+        cards already read; each read both ways round, and kept only if it reads as
+        surely as the tracker counts (a dark blob read at 0.1 is a keyboard or a
+        shadow, and it would hide the ink beside it from the corner-index search)."""
+        if small is None:
+            quads = dark_quads(frame_bgr, self.locate)
+        else:
+            view = small.rectify(frame_bgr)
+            quads = [small.to_frame(q) for q in dark_quads(view, self.locate)]
+        quads.sort(key=lambda q: -cv2.contourArea(q))
+        out: list[Detection] = []
+        for q in quads:
+            done = [d for d in [*found, *out] if d.card]
+            centre = tuple(float(v) for v in q.mean(axis=0))
+            if any(_holds(d.quad, centre, 0.0) for d in done) or _too_small([q], done):
+                continue
+            det = self._read_group(frame_bgr, [q, turned(q)])
+            if det.card is not None and det.confidence >= CORNER_MIN:
                 out.append(det)
         return out
 
@@ -252,6 +284,7 @@ class CardDetector:
         for q in outlines(group):
             res = self.reader.read(rectify(frame_bgr, q, CARD_SIZE), self._colour)
             if res.card is not None:
+                self._dark_deck |= res.negative
                 return Detection(q, res.card, res.confidence)
             if first is None:
                 first = Detection(q, None, res.confidence)

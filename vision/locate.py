@@ -754,6 +754,18 @@ def border_quads(frame_bgr: np.ndarray, cfg: LocateConfig = _DEFAULT) -> list[np
     return [order_quad(q / (scale / 2)) for q in line_quads(half, cfg)]
 
 
+def dark_quads(frame_bgr: np.ndarray, cfg: LocateConfig = _DEFAULT) -> list[np.ndarray]:
+    """Outlines of dark cards (a black-and-gold deck) on a lighter table, in full-frame
+    pixels: the paper mask of the frame's negative, where dark, colourless stock is the
+    bright paper. Dark things that are no card (a keyboard, a shadow, a sleeve) are found
+    too, so the detector keeps only outlines that read, and looks here only when a frame
+    gives reason to (nothing read, or a card read as its negative)."""
+    small, scale = work_copy(frame_bgr)
+    negative = cv2.bitwise_not(white_balance(small))
+    found = _quads_in_mask(paper_masks(negative)[0], negative, [], cfg)
+    return [order_quad(q / scale) for q, _ in found if not isinstance(q, Later)]
+
+
 def find_quads(
     frame_bgr: np.ndarray, cfg: LocateConfig = _DEFAULT, empty: np.ndarray | None = None
 ) -> list[np.ndarray]:

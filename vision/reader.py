@@ -82,6 +82,8 @@ class CardRead:
     card: str | None
     confidence: float
     corners: tuple[CornerRead | None, ...]
+    #: Read as its negative: dark stock, light ink (a black-and-gold deck).
+    negative: bool = False
 
 
 def card_text(rank: str, suit: str) -> str:
@@ -237,7 +239,7 @@ class CardReader:
                 cap = min(cap, PIPS_SHORT)  # the pips show another suit
         if dark:
             cap = min(cap, DARK_MOST)
-        return CardRead(res.card, min(res.confidence, cap), res.corners)
+        return CardRead(res.card, min(res.confidence, cap), res.corners, negative=dark)
 
     def _decide(self, found: list[IndexGlyphs | None], reads_: list[CornerRead]) -> CardRead:
         reads = iter(reads_)

@@ -19,6 +19,7 @@ from vision.synth import (
     rounded_alpha,
     scene,
     scene_and_empty,
+    table,
 )
 from vision.warp import warp_perspective
 
@@ -137,6 +138,65 @@ def test_a_gold_on_black_deck_is_read_as_its_negative(
     assert sorted(d.card for d in dets) == sorted(cards)
     # a negative is never sure, but sure enough for the tracker to count it
     assert all(0.5 <= d.confidence < 0.9 for d in dets)
+
+
+DARK_ROW = (
+    ("2S", (220, 480), 5),
+    ("KD", (500, 430), -13),
+    ("5C", (790, 500), 22),
+    ("8H", (1070, 420), -6),
+)
+
+
+def dark_deck_on(desk: tuple[int, int, int], seed: int, phone: bool = False) -> np.ndarray:
+    """Four gold-on-black cards apart on a light, grained table; ``phone`` adds a black
+    card-sized slab with nothing printed on it (a phone face down, a card box)."""
+    rng = np.random.default_rng(seed)
+    img = table(rng, colour=desk)
+    for card, xy, angle in DARK_ROW:
+        place(img, gold_on_black(card), xy, 290, angle, rng)
+    if phone:
+        slab = np.full((350, 250, 3), 20, np.uint8)
+        place(img, slab, (640, 820), 260, 80, rng)
+    return camera(img, rng, glare=False)
+
+
+@pytest.mark.parametrize("desk", LIGHT_TABLES)
+@pytest.mark.parametrize("seed", [2, 3])
+def test_a_dark_deck_on_a_light_grained_table_is_found_by_its_negative(
+    detector: CardDetector, desk: tuple[int, int, int], seed: int
+) -> None:
+    # the grain breaks the edge regions and the colour masks look for stock brighter than
+    # the table: only the frame's negative, where the black stock is the paper, finds them
+    dets = [d for d in detector.detect(dark_deck_on(desk, seed)) if d.card]
+    assert sorted(d.card for d in dets) == sorted(c for c, _, _ in DARK_ROW)
+    assert all(0.5 <= d.confidence < 0.9 for d in dets)
+
+
+def test_a_black_slab_beside_a_dark_deck_is_no_card(detector: CardDetector) -> None:
+    dets = detector.detect(dark_deck_on(LIGHT_TABLES[1], 2, phone=True))
+    assert sorted(d.card for d in dets if d.card) == sorted(c for c, _, _ in DARK_ROW)
+    # the negative's outlines are kept only when they read: the slab is not reported at
+    # all (an unreadable outline would hold a play spot "occupied")
+    slab = [d for d in dets if abs(d.center[0] - 640) < 150 and abs(d.center[1] - 820) < 150]
+    assert slab == []
+
+
+def test_dark_outlines_are_not_looked_for_beside_a_light_deck(
+    detector: CardDetector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A frame whose cards read as they are (light stock) has no dark deck: the search
+    costs nothing there, and a keyboard or a shadow cannot be read as a card."""
+    img, _ = scene(
+        [CardSpec("QH", (400, 480), 300, 10), CardSpec("7S", (880, 480), 300, -20)], seed=4
+    )
+    calls = []
+    monkeypatch.setattr("vision.detector.dark_quads", lambda *a: calls.append(1) or [])
+    assert read(detector, img) == ["7S", "QH"]
+    assert calls == []
+    dark = dark_deck_on(LIGHT_TABLES[0], 2)
+    assert len([d for d in detector.detect(dark) if d.card]) == 0
+    assert calls == [1]
 
 
 def close_up(card: str, turn: int, seed: int) -> np.ndarray:
