@@ -29,6 +29,12 @@ SPOTS = ((640, 760), (250, 480), (640, 200), (1030, 480))
 
 
 def dump(out: Path, photos: Path | None, code: Path) -> int:
+    if not (code / "vision" / "__init__.py").is_file():
+        print(f"vision_same: no vision package under {code} (--code is a checkout)")
+        return 2
+    if photos is not None and not (photos / "singles").is_dir():
+        print(f"vision_same: {photos} has no singles/ (--photos is phone-photos-ccby)")
+        return 2
     sys.path.insert(0, str(code))
     sys.path.append(str(ROOT / "bench"))  # photo_split, after the package
     import cv2
