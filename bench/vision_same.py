@@ -87,6 +87,12 @@ def dump(out: Path, photos: Path | None, code: Path) -> int:
     return 0
 
 
+def _order(d: list) -> tuple:
+    """Detections of one frame in a fixed order: by card, then where they lie (numbers,
+    not their text, so a slightly moved outline keeps its place)."""
+    return (str(d[0]), d[1], d[2])
+
+
 def compare(before: Path, after: Path) -> int:
     a, b = (json.loads(p.read_text()) for p in (before, after))
     same = near = differ = doubted = 0
@@ -100,7 +106,7 @@ def compare(before: Path, after: Path) -> int:
             differ += 1
             print(name, [(d[0], d[1]) for d in was], "->", [(d[0], d[1]) for d in now])
             continue
-        pairs = zip(sorted(was, key=str), sorted(now, key=str), strict=True)
+        pairs = zip(sorted(was, key=_order), sorted(now, key=_order), strict=True)
         moved = 0.0
         for x, y in pairs:
             if abs(x[1] - y[1]) > 0.0005:
