@@ -8,6 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.index import corner_windows
 from vision.index_pairs import MAX_PAIRS, card_from_pair, index_pairs, ink_blobs, outline
 from vision.levels import percentile
 from vision.locate import (
@@ -26,7 +27,7 @@ from vision.model import DeckGlyphs, GlyphModel
 from vision.overlap import MAX_HYPOTHESES, card_short_side, corner_hypotheses
 from vision.plane import TablePlane
 from vision.reader import CardReader, colourless
-from vision.warp import warp_perspective
+from vision.warp import warp_windows
 
 #: Rectified card size (width, height): index glyphs come out roughly 25-35 px tall.
 CARD_SIZE = (200, 300)
@@ -233,8 +234,7 @@ class CardDetector:
             best = None
             for rank, suit in ((a, b), (b, a)):
                 m = card_from_pair(rank, suit, scale)
-                card = warp_perspective(frame_bgr, m, CARD_SIZE, cv2.BORDER_REPLICATE)
-                res = self.reader.read_corner(card, self._colour)
+                res = self.reader.read_corner(_corners_of(frame_bgr, m), self._colour)
                 if res.card is not None and (best is None or res.confidence > best[0]):
                     best = (res.confidence, res.card, m)
             if best is not None and best[0] >= least:
@@ -271,7 +271,8 @@ class CardDetector:
                 if not (0 <= y < gray.shape[0] and 0 <= x < gray.shape[1]) or gray[y, x] < paper:
                     continue  # the "card" there is darker than most of the frame: table
                 tried += 1
-                res = self.reader.read_corner(rectify(frame_bgr, q, CARD_SIZE), self._colour)
+                m = cv2.getPerspectiveTransform(np.asarray(q, np.float32), _CARD_CORNERS)
+                res = self.reader.read_corner(_corners_of(frame_bgr, m), self._colour)
                 # one deck: a card already in view is not seen twice in one frame
                 if res.card is not None and res.card not in seen and res.confidence >= CORNER_MIN:
                     seen.add(res.card)
@@ -290,6 +291,20 @@ class CardDetector:
                 first = Detection(q, None, res.confidence)
         assert first is not None
         return first
+
+
+#: The corners of a rectified card, clockwise from its top left (what ``rectify`` maps to).
+_CARD_CORNERS = np.array(
+    [[0, 0], [CARD_SIZE[0] - 1, 0], [CARD_SIZE[0] - 1, CARD_SIZE[1] - 1], [0, CARD_SIZE[1] - 1]],
+    np.float32,
+)
+
+
+def _corners_of(frame_bgr: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """The card the map ``m`` rectifies, its index corners only: all that a one-corner
+    read looks at (the top-left index, and both corners to tell a dark deck), a quarter
+    of the warp."""
+    return warp_windows(frame_bgr, m, CARD_SIZE, corner_windows(CARD_SIZE), cv2.BORDER_REPLICATE)
 
 
 #: An outline under this share of the cards already read in the frame is a pip, a chip

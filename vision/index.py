@@ -240,6 +240,14 @@ def _chroma(lab_pixels: np.ndarray) -> float:
     return float(np.hypot(lab_pixels[:, 1] - 128, lab_pixels[:, 2] - 128).mean())
 
 
+def corner_windows(size: tuple[int, int]) -> list[tuple[int, int, int, int]]:
+    """The two index corners of an upright card of ``size`` (width, height) as windows
+    (x0, y0, x1, y1): what :func:`corners` cuts out."""
+    w, h = size
+    cw, ch = int(w * CORNER_W), int(h * CORNER_H)
+    return [(0, 0, cw, ch), (w - cw, h - ch, w, h)]
+
+
 def corners(card_bgr: np.ndarray) -> list[np.ndarray]:
     """Both index corners of an upright rectified card, each turned so the index is upright."""
     h, w = card_bgr.shape[:2]

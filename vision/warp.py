@@ -23,18 +23,22 @@ _STEPS = 1 << _BITS
 
 
 def fixed_point_maps(
-    m: np.ndarray, size: tuple[int, int], src_shape: tuple[int, ...]
+    m: np.ndarray,
+    size: tuple[int, int],
+    src_shape: tuple[int, ...],
+    origin: tuple[int, int] = (0, 0),
 ) -> tuple[np.ndarray, np.ndarray]:
     """``remap``'s fixed-point maps for the homography ``m`` (source → output) and the
     output ``size`` (width, height): whole pixels (int16 pairs) and the 1/32 fraction
     index. Positions are clamped just outside the source, which changes no pixel under
     a replicated or constant border and keeps them inside int16. (float32 is exact
     enough: a position is off by far less than 1/32 pixel, and numpy's arithmetic is
-    the same on every machine.)"""
+    the same on every machine.) ``origin`` (x, y) makes the maps those of the output
+    window of ``size`` starting there: the same values the whole output's maps hold."""
     w, h = size
     inv = np.linalg.inv(np.asarray(m, np.float64)).astype(np.float32)
-    xs = np.arange(w, dtype=np.float32)
-    ys = np.arange(h, dtype=np.float32)[:, None]
+    xs = np.arange(origin[0], origin[0] + w, dtype=np.float32)
+    ys = np.arange(origin[1], origin[1] + h, dtype=np.float32)[:, None]
     den = inv[2, 0] * xs + (inv[2, 1] * ys + inv[2, 2])
     den[np.abs(den) < 1e-9] = 1e-9
     sh, sw = src_shape[:2]
@@ -78,3 +82,22 @@ def _kept_maps(
 ) -> tuple[np.ndarray, np.ndarray]:
     raw, size, shape = key
     return fixed_point_maps(np.frombuffer(raw, np.float64).reshape(3, 3), size, shape)
+
+
+def warp_windows(
+    src: np.ndarray,
+    m: np.ndarray,
+    size: tuple[int, int],
+    windows: list[tuple[int, int, int, int]],
+    border: int = cv2.BORDER_CONSTANT,
+) -> np.ndarray:
+    """An image of ``size`` in which only the ``windows`` (x0, y0, x1, y1) are warped, each
+    pixel exactly as :func:`warp_perspective` gives it; the rest is black. For a reader
+    that looks at a card's index corners only (a quarter of the card): the rest of the
+    warp would be thrown away."""
+    w, h = size
+    out = np.zeros((h, w, *src.shape[2:]), src.dtype)
+    for x0, y0, x1, y1 in windows:
+        whole, frac = fixed_point_maps(m, (x1 - x0, y1 - y0), src.shape, (x0, y0))
+        out[y0:y1, x0:x1] = cv2.remap(src, whole, frac, cv2.INTER_LINEAR, borderMode=border)
+    return out

@@ -7,7 +7,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.warp import warp_perspective
+from vision.index import corner_windows
+from vision.warp import warp_perspective, warp_windows
 
 
 def by_hand(src: np.ndarray, m: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -45,3 +46,22 @@ def test_the_warp_is_the_fixed_point_blend() -> None:
     # and a whole-frame warp that reaches past the source's edge
     big = warp_perspective(src, np.linalg.inv(m), (320, 240), cv2.BORDER_REPLICATE)
     assert np.array_equal(big, by_hand(src, np.linalg.inv(m), (320, 240)))
+
+
+def test_windows_of_the_warp_are_the_whole_warps_pixels() -> None:
+    """A one-corner read warps only the index corners: each window must hold exactly the
+    pixels the whole card's warp holds there, and nothing outside them."""
+    rng = np.random.default_rng(4)
+    src = cv2.GaussianBlur(rng.integers(0, 256, (480, 640, 3)).astype(np.uint8), (5, 5), 1.5)
+    card = np.array([[0, 0], [199, 0], [199, 299], [0, 299]], np.float32)
+    windows = corner_windows((200, 300))
+    for _ in range(5):
+        seen = (card + rng.uniform(-30, 30, (4, 2)) + [200, 90]).astype(np.float32)
+        m = cv2.getPerspectiveTransform(seen, card)
+        whole = warp_perspective(src, m, (200, 300), cv2.BORDER_REPLICATE)
+        part = warp_windows(src, m, (200, 300), windows, cv2.BORDER_REPLICATE)
+        inside = np.zeros((300, 200), bool)
+        for x0, y0, x1, y1 in windows:
+            inside[y0:y1, x0:x1] = True
+        assert np.array_equal(part[inside], whole[inside])
+        assert not part[~inside].any()
