@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import runpy
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SPOTS = ((640, 760), (250, 480), (640, 200), (1030, 480))
 
 
 def dump(out: Path, photos: Path | None, code: Path) -> int:
@@ -38,15 +38,14 @@ def dump(out: Path, photos: Path | None, code: Path) -> int:
     sys.path.insert(0, str(code))
     sys.path.append(str(ROOT / "bench"))  # photo_split, after the package
     import cv2
-    import numpy as np
     from photo_split import in_part
 
     from vision import CardDetector
-    from vision.synth import CardSpec, scene
 
+    # the speed bench's frames (it imports vision too: the one imported above stays)
+    tables = runpy.run_path(str(ROOT / "bench" / "vision_speed.py"), run_name="bench")
     cv2.setNumThreads(1)
     detector = CardDetector()
-    rng = np.random.default_rng(0)
     frames: dict[str, list] = {}
 
     def record(dets) -> list:  # noqa: ANN001
@@ -56,13 +55,7 @@ def dump(out: Path, photos: Path | None, code: Path) -> int:
         ]
 
     t0 = time.perf_counter()
-    for i in range(40):
-        cards = ["AKQJT98765432"[int(rng.integers(13))] + "SHDC"[k] for k in range(4)]
-        specs = [
-            CardSpec(c, SPOTS[k], float(rng.uniform(240, 320)), float(rng.uniform(0, 360)))
-            for k, c in enumerate(cards)
-        ]
-        frame, _ = scene(specs, seed=100 + i)
+    for i, (frame, _) in enumerate(tables["four_card_tables"](40)):
         frames[f"rendered-{i}"] = record(detector.detect(frame))
     if photos is not None:
         paths = sorted(p for p in (photos / "singles").iterdir() if in_part(p.name, "dev"))

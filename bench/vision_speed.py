@@ -20,6 +20,7 @@ import runpy
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -46,8 +47,27 @@ def best_ms(fn, frame: np.ndarray, runs: int = 3) -> float:  # noqa: ANN001
 
 def a_frame_later(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The same table a frame later: fresh sensor noise (sigma 4) and JPEG loss."""
-    noisy = np.clip(frame.astype(np.float32) + rng.normal(0, 4, frame.shape), 0, 255).astype(np.uint8)
-    return cv2.imdecode(cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, 80])[1], cv2.IMREAD_COLOR)
+    noisy = np.clip(frame.astype(np.float32) + rng.normal(0, 4, frame.shape), 0, 255).astype(
+        np.uint8
+    )
+    return cv2.imdecode(
+        cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, 80])[1], cv2.IMREAD_COLOR
+    )
+
+
+def four_card_tables(count: int) -> Iterator[tuple[np.ndarray, list[str]]]:
+    """The bench's frames and the cards on each (``bench/vision_same.py`` reads the same
+    frames): four cards on the play spots, random ranks, sizes, turns and tables."""
+    rng = np.random.default_rng(0)
+    ranks, suits = "AKQJT98765432", "SHDC"
+    for i in range(count):
+        cards = [ranks[int(rng.integers(13))] + suits[k] for k in range(4)]
+        specs = [
+            CardSpec(c, SPOTS[k], float(rng.uniform(240, 320)), float(rng.uniform(0, 360)))
+            for k, c in enumerate(cards)
+        ]
+        frame, _ = scene(specs, seed=100 + i)
+        yield frame, cards
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -61,17 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     baseline = runpy.run_path(str(ROOT / "bench" / "vision_accuracy.py"), run_name="bench")[
         "TemplateBaseline"
     ]()
-    rng = np.random.default_rng(0)
-    ranks, suits = "AKQJT98765432", "SHDC"
     times, base_times, read_all = [], [], 0
     still_times, passed = [], 0
-    for i in range(args.frames):
-        cards = [ranks[int(rng.integers(13))] + suits[k] for k in range(4)]
-        specs = [
-            CardSpec(c, SPOTS[k], float(rng.uniform(240, 320)), float(rng.uniform(0, 360)))
-            for k, c in enumerate(cards)
-        ]
-        frame, _ = scene(specs, seed=100 + i)
+    for i, (frame, cards) in enumerate(four_card_tables(args.frames)):
         read = {d.card for d in detector.detect(frame) if d.card}
         read_all += read == set(cards)
         times.append(best_ms(detector.detect, frame))
@@ -84,8 +96,10 @@ def main(argv: list[str] | None = None) -> int:
         still_times.append((time.perf_counter() - t0) * 1000)
     med, base = statistics.median(times), statistics.median(base_times)
     still_med = statistics.median(still_times)
-    print(f"four cards per 1280x960 frame: median {med:.2f} ms, baseline {base:.2f} ms; "
-          f"a still frame {still_med:.2f} ms")
+    print(
+        f"four cards per 1280x960 frame: median {med:.2f} ms, baseline {base:.2f} ms; "
+        f"a still frame {still_med:.2f} ms"
+    )
     print(
         f"vision_speed frames={len(times)} four_cards_read_pct={100 * read_all / len(times):.1f} "
         f"median_ms={med:.2f} baseline_median_ms={base:.2f} still_ms={still_med:.2f} "

@@ -17,6 +17,7 @@ from vision.locate import (
     LocateConfig,
     Outline,
     border_quads,
+    card_map,
     dark_quads,
     find_candidates,
     outlines,
@@ -271,7 +272,7 @@ class CardDetector:
                 if not (0 <= y < gray.shape[0] and 0 <= x < gray.shape[1]) or gray[y, x] < paper:
                     continue  # the "card" there is darker than most of the frame: table
                 tried += 1
-                m = cv2.getPerspectiveTransform(np.asarray(q, np.float32), _CARD_CORNERS)
+                m = card_map(q, CARD_SIZE)
                 res = self.reader.read_corner(_corners_of(frame_bgr, m), self._colour)
                 # one deck: a card already in view is not seen twice in one frame
                 if res.card is not None and res.card not in seen and res.confidence >= CORNER_MIN:
@@ -291,13 +292,6 @@ class CardDetector:
                 first = Detection(q, None, res.confidence)
         assert first is not None
         return first
-
-
-#: The corners of a rectified card, clockwise from its top left (what ``rectify`` maps to).
-_CARD_CORNERS = np.array(
-    [[0, 0], [CARD_SIZE[0] - 1, 0], [CARD_SIZE[0] - 1, CARD_SIZE[1] - 1], [0, CARD_SIZE[1] - 1]],
-    np.float32,
-)
 
 
 def _corners_of(frame_bgr: np.ndarray, m: np.ndarray) -> np.ndarray:

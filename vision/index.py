@@ -251,7 +251,7 @@ def corner_windows(size: tuple[int, int]) -> list[tuple[int, int, int, int]]:
 def corners(card_bgr: np.ndarray) -> list[np.ndarray]:
     """Both index corners of an upright rectified card, each turned so the index is upright."""
     h, w = card_bgr.shape[:2]
-    cw, ch = int(w * CORNER_W), int(h * CORNER_H)
-    top_left = card_bgr[:ch, :cw]
-    bottom_right = cv2.rotate(card_bgr[h - ch :, w - cw :], cv2.ROTATE_180)
+    (ax, ay, ax1, ay1), (bx, by, bx1, by1) = corner_windows((w, h))
+    top_left = card_bgr[ay:ay1, ax:ax1]
+    bottom_right = cv2.rotate(card_bgr[by:by1, bx:bx1], cv2.ROTATE_180)
     return [top_left, bottom_right]

@@ -794,7 +794,12 @@ def rectify(
     frame_bgr: np.ndarray, quad: np.ndarray, size: tuple[int, int] = (200, 300)
 ) -> np.ndarray:
     """Warp the card inside ``quad`` to an upright ``size`` (width, height) image."""
+    return warp_perspective(frame_bgr, card_map(quad, size), size, cv2.BORDER_REPLICATE)
+
+
+def card_map(quad: np.ndarray, size: tuple[int, int] = (200, 300)) -> np.ndarray:
+    """The homography taking the outline ``quad`` (its first corner the card's top left)
+    to an upright card image of ``size`` (width, height): what :func:`rectify` warps by."""
     w, h = size
     dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
-    m = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), dst)
-    return warp_perspective(frame_bgr, m, (w, h), cv2.BORDER_REPLICATE)
+    return cv2.getPerspectiveTransform(np.asarray(quad, np.float32), dst)
