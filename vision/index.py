@@ -21,6 +21,20 @@ CORNER_W, CORNER_H = 0.30, 0.48
 #: Where a rank may start (fractions of the card): an index hugs its corner, a pip or a
 #: picture does not.
 RANK_MAX_X, RANK_MAX_Y = 0.17, 0.15
+#: Thresholds tried, as multiples of the corner's own, when the first finds no index: a
+#: blurred or washed-out print joins rank and suit into one blob (harder splits them), or
+#: leaves a pale rank below a strong suit's threshold (softer finds it).
+RETRY_THRESHOLDS = (1.5, 2.0, 0.6)
+#: The least ink score ever counted as ink (below it, paper grain and JPEG blocks).
+INK_FLOOR = 28
+#: A softer look is taken only where the corner's own threshold is this far above the
+#: floor: something in the corner is strong ink (a suit beside a pale rank). At the floor
+#: the corner holds no real ink, and a softer look finds cloth or grain as glyphs.
+SOFT_FROM = 35.0
+#: A rank and suit run together: at most this many blobs in the corner, one of them at
+#: least this many times as tall as wide (a rank alone is about 1.4, rank and suit 2.5).
+JOINED_MOST_BLOBS = 3
+JOINED_TALL = 1.6
 
 
 @dataclass(frozen=True)
@@ -78,7 +92,7 @@ def ink_score(corner_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarra
     chroma = np.sqrt(da * da + db * db)
     score = np.clip((paper[0] - lum) + 1.5 * chroma, 0, 255).astype(np.uint8)
     t, _ = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    t = max(t, 28)
+    t = max(t, INK_FLOOR)
     ink = (score > t).astype(np.uint8)
     return ink, lab8, score, float(t)
 
@@ -168,6 +182,38 @@ def find_index(corner_bgr: np.ndarray) -> IndexGlyphs | None:
     """The rank and suit glyphs of a corner, or None if it holds no index-like pair."""
     ink, lab8, score, t = ink_score(corner_bgr)
     blobs, labels = _blobs(ink)
+    found = _index_in(blobs, labels, ink, lab8, score, t)
+    for k in RETRY_THRESHOLDS:
+        if found is not None:
+            break
+        if (k < 1 and t < SOFT_FROM) or (k > 1 and not _joined(blobs, ink.shape)):
+            continue
+        ink_k = (score > t * k).astype(np.uint8)
+        found = _index_in(*_blobs(ink_k), ink_k, lab8, score, t * k)
+    return found
+
+
+def _joined(blobs: list[Blob], shape: tuple[int, ...]) -> bool:
+    """Whether a rank and its suit may have run together into one blob: few blobs, one
+    of them where a rank starts and far taller than it is wide. (A card back's pattern
+    or a picture gives many blobs, which a harder threshold only cuts into more
+    index-like pieces.)"""
+    card_w, card_h = shape[1] / CORNER_W, shape[0] / CORNER_H
+    return len(blobs) <= JOINED_MOST_BLOBS and any(
+        b.x < RANK_MAX_X * card_w and b.y < RANK_MAX_Y * card_h and b.h >= JOINED_TALL * b.w
+        for b in blobs
+    )
+
+
+def _index_in(
+    blobs: list[Blob],
+    labels: np.ndarray,
+    ink: np.ndarray,
+    lab8: np.ndarray,
+    score: np.ndarray,
+    t: float,
+) -> IndexGlyphs | None:
+    """The index among ``blobs``, the blobs of one ink mask (``score`` above ``t``)."""
     if len(blobs) < 2:
         return None
     lab = lab8.astype(np.float32)

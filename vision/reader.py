@@ -125,6 +125,36 @@ def pip_cap(rank: str, pips: Pips | None) -> float:
     return 1.0 if pips.count == value else PIPS_SHORT
 
 
+#: The most a read may claim when the corners disagreed and the body's pips chose between
+#: them: the tracker counts it after its usual run, but it is never "sure".
+PIPS_SETTLED = 0.6
+
+
+def _settled_by_pips(res: CardRead, pips: Pips | None) -> CardRead:
+    """Two corners that read different cards, settled by the body when its pips count
+    matches the surer of them (a deck's "3" drawn like another deck's "5"); if the
+    corners' suits differ too, the pips' suit must be clear and match as well.
+
+    Only a spot card's pips can settle it, and only between the corners' own reads: a
+    count that matches neither, or a face card's ornaments, leave the card unread."""
+    good = [r for r in res.corners if r is not None and r.rank != "junk" and r.suit != "junk"]
+    if pips is None or not 2 <= pips.count <= 10 or len(good) != 2:
+        return res
+    match = [r for r in good if r.rank == str(pips.count)]
+    if good[0].suit != good[1].suit:
+        if pips.suit_proba.max() <= 0.8:
+            return res
+        match = [r for r in match if r.suit == SUITS[int(pips.suit_proba.argmax())]]
+    # the surer corner only: a count can fall short (a pip covered, the card cut by the
+    # frame's edge), so it may confirm the better read but never overrule it
+    if len(match) != 1 or match[0].confidence < max(r.confidence for r in good):
+        return res
+    best = match[0]
+    return CardRead(
+        card_text(best.rank, best.suit), min(best.confidence, PIPS_SETTLED), res.corners
+    )
+
+
 def _sure(reads: list[CornerRead]) -> bool:
     texts = {card_text(r.rank, r.suit) for r in reads}
     return len(texts) == 1 and min(r.confidence for r in reads) >= SURE and reads[0].rank != "junk"
@@ -231,6 +261,8 @@ class CardReader:
             res = self._decide(found, first)
         else:
             res = self._decide(found, self.corner_reads(pr, ps, pips))
+            if res.card is None:
+                res = _settled_by_pips(res, pips)
         if res.card is None:
             return res
         cap = pip_cap(res.card[:-1], pips)
