@@ -31,9 +31,8 @@ INK_FLOOR = 28
 #: floor: something in the corner is strong ink (a suit beside a pale rank). At the floor
 #: the corner holds no real ink, and a softer look finds cloth or grain as glyphs.
 SOFT_FROM = 35.0
-#: A rank and suit run together: at most this many blobs in the corner, one of them at
-#: least this many times as tall as wide (a rank alone is about 1.4, rank and suit 2.5).
-JOINED_MOST_BLOBS = 3
+#: A rank and suit run together: a blob where a rank starts, at least this many times as
+#: tall as it is wide (a rank alone is about 1.4, a rank and suit in one piece 2.5).
 JOINED_TALL = 1.6
 
 
@@ -194,12 +193,12 @@ def find_index(corner_bgr: np.ndarray) -> IndexGlyphs | None:
 
 
 def _joined(blobs: list[Blob], shape: tuple[int, ...]) -> bool:
-    """Whether a rank and its suit may have run together into one blob: few blobs, one
-    of them where a rank starts and far taller than it is wide. (A card back's pattern
-    or a picture gives many blobs, which a harder threshold only cuts into more
-    index-like pieces.)"""
+    """Whether a rank and its suit may have run together into one blob: a blob where a
+    rank starts, far taller than it is wide. (A card back's pattern is one mesh at the
+    corner's threshold, which a harder one would cut into index-like pieces: it has no
+    such blob, so it is not looked at again.)"""
     card_w, card_h = shape[1] / CORNER_W, shape[0] / CORNER_H
-    return len(blobs) <= JOINED_MOST_BLOBS and any(
+    return any(
         b.x < RANK_MAX_X * card_w and b.y < RANK_MAX_Y * card_h and b.h >= JOINED_TALL * b.w
         for b in blobs
     )
