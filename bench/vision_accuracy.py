@@ -6,8 +6,8 @@
 DIR holds single-card photos, each file name starting with its card (``AS.jpg``,
 ``TD_01.jpg``, ``10C_00.jpg``), or scenes: photos of several cards with a
 ``labels.json`` (file name → list of card codes in view). Every photo is scaled so its
-long side is 1280 px before timing. ``--part`` (all, dev, held, dev-early, dev-late) picks
-a part of the real-photo set (``bench/photo_split.py``). Prints cards found, rank right,
+long side is 1280 px before timing. ``--part`` (all, dev, held, dev-early, dev-late,
+dev-moved) picks a part of the real-photo set (``bench/photo_split.py``). Prints cards found, rank right,
 suit right, both right, the median milliseconds per frame on one thread, and the
 resident memory with vision loaded. A baseline runs in the same process on the same
 frames for comparison: the same outlines read by plain template matching against the
