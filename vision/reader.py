@@ -62,6 +62,33 @@ def light_stock(card_bgr: np.ndarray) -> tuple[np.ndarray, bool]:
     return card_bgr, False
 
 
+#: A corner whose bare stock (its ink closed over) spans this many grey levels between
+#: its darker and brighter parts lies partly in a shadow: no one threshold fits it.
+SHADOW_SPREAD = 50
+#: The closing that takes the ink out of a corner (pixels of the 200×300 card): wider
+#: than an index glyph's strokes, narrower than the shadow's changes.
+SHADOW_KERNEL = 25
+
+
+def _in_shadow(corner_bgr: np.ndarray) -> np.ndarray | None:
+    """The corner lit evenly, if a shadow (or a glare) lies across it; else None.
+
+    Each pixel is divided by the stock's brightness round it (the grey closed over a
+    window wider than the glyphs), as a flat-field correction does: the shaded stock
+    comes out as white as the lit stock, and the ink as dark against it as it was against
+    its own stock. Colour survives, since all three channels are scaled alike."""
+    grey = cv2.cvtColor(corner_bgr, cv2.COLOR_BGR2GRAY)
+    k = cv2.getStructuringElement(cv2.MORPH_RECT, (SHADOW_KERNEL, SHADOW_KERNEL))
+    stock = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, k)
+    lo, hi = percentiles(stock, (10, 90))
+    if hi - lo < SHADOW_SPREAD:
+        return None
+    stock = cv2.blur(stock, (SHADOW_KERNEL // 2 | 1, SHADOW_KERNEL // 2 | 1))
+    gain = 230.0 / np.maximum(stock.astype(np.float32), 16.0)
+    flat = corner_bgr.astype(np.float32) * gain[:, :, None]
+    return np.clip(flat, 0, 255).astype(np.uint8)
+
+
 def _colour_as_redness(f: IndexGlyphs) -> IndexGlyphs:
     """A dark deck's index with its colourfulness standing in for redness (the negative
     of gold is blue, whose redness means nothing)."""
@@ -231,10 +258,15 @@ class CardReader:
         """Read the top-left index alone: a card whose other end is hidden under the next
         one (its body is not consulted either, since another card may cover it). One
         corner is believable but less so, as :meth:`_decide` weighs it."""
+        original = card_bgr
         card_bgr, dark = light_stock(card_bgr)
         found = [find_index(corners(card_bgr)[0])]
         if dark and found[0] is not None:
             found = [_colour_as_redness(found[0])]
+        if found[0] is None:
+            flat = _in_shadow(corners(original)[0])
+            if flat is not None:
+                found, dark = [find_index(flat)], False
         if found[0] is None:
             return CardRead(None, 0.0, (None,))
         pr, ps = self.index_proba([found[0]], colour)
@@ -245,10 +277,16 @@ class CardReader:
         """Both corners read and checked against each other and the body's pips;
         ``colour`` False for a frame without colour (a monochrome camera): the ink's
         colour then counts for neither red nor black."""
+        original = card_bgr
         card_bgr, dark = light_stock(card_bgr)
         found = [find_index(c) for c in corners(card_bgr)]
         if dark:
             found = [_colour_as_redness(f) if f is not None else None for f in found]
+        if not any(f is not None for f in found):
+            flats = [_in_shadow(c) for c in corners(original)]
+            if any(f is not None for f in flats):
+                found = [find_index(f) if f is not None else None for f in flats]
+                card_bgr, dark = original, False
         present = [f for f in found if f is not None]
         if not present:
             return CardRead(None, 0.0, (None,) * len(found))
