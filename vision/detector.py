@@ -19,6 +19,7 @@ from vision.locate import (
     border_quads,
     card_map,
     dark_quads,
+    dark_quads_and_mask,
     find_candidates,
     outlines,
     rectify,
@@ -196,8 +197,9 @@ class CardDetector:
         cards already read; each read both ways round, and kept only if it reads as
         surely as the tracker counts (a dark blob read at 0.1 is a keyboard or a
         shadow, and it would hide the ink beside it from the corner-index search)."""
+        mask = None
         if small is None:
-            quads = dark_quads(frame_bgr, self.locate)
+            quads, mask, scale = dark_quads_and_mask(frame_bgr, self.locate)
         else:
             view = small.rectify(frame_bgr)
             quads = [small.to_frame(q) for q in dark_quads(view, self.locate)]
@@ -211,6 +213,29 @@ class CardDetector:
             det = self._read_group(frame_bgr, [q, turned(q)])
             if det.card is not None and det.confidence >= CORNER_MIN:
                 out.append(det)
+        if mask is not None:
+            out += self._dark_corners(frame_bgr, mask, scale, [*found, *out])
+        return out
+
+    def _dark_corners(
+        self, frame_bgr: np.ndarray, mask: np.ndarray, scale: float, found: list[Detection]
+    ) -> list[Detection]:
+        """Dark cards touching one another (one blob in the negative, no card's shape):
+        each right-angled corner of the blob, sized by its own sides, read from its
+        index alone (:mod:`vision.overlap`); kept from the tracker's 0.5."""
+        whole = [d for d in found if d.card]
+        short = card_short_side([d.quad for d in whole])
+        seen = {d.card for d in whole}
+        out: list[Detection] = []
+        for q in corner_hypotheses(mask, scale, short, by_sides=True):
+            corner = (float(q[0][0]), float(q[0][1]))
+            if any(_holds(d.quad, corner) for d in [*whole, *out]):
+                continue  # a corner of a card already read
+            m = card_map(q, CARD_SIZE)
+            res = self.reader.read_corner(_corners_of(frame_bgr, m), self._colour)
+            if res.card is not None and res.card not in seen and res.confidence >= CORNER_MIN:
+                seen.add(res.card)
+                out.append(Detection(q, res.card, res.confidence))
         return out
 
     def _from_index_pairs(

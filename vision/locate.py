@@ -760,10 +760,20 @@ def dark_quads(frame_bgr: np.ndarray, cfg: LocateConfig = _DEFAULT) -> list[np.n
     bright paper. Dark things that are no card (a keyboard, a shadow, a sleeve) are found
     too, so the detector keeps only outlines that read, and looks here only when a frame
     gives reason to (nothing read, or a card read as its negative)."""
+    return dark_quads_and_mask(frame_bgr, cfg)[0]
+
+
+def dark_quads_and_mask(
+    frame_bgr: np.ndarray, cfg: LocateConfig = _DEFAULT
+) -> tuple[list[np.ndarray], np.ndarray, float]:
+    """:func:`dark_quads`, with the mask they came from and its scale (mask pixels per
+    frame pixel): dark cards touching each other are one blob there, whose corners are
+    still each card's own (:mod:`vision.overlap`)."""
     small, scale = work_copy(frame_bgr)
     negative = cv2.bitwise_not(white_balance(small))
-    found = _quads_in_mask(paper_masks(negative)[0], negative, [], cfg)
-    return [order_quad(q / scale) for q, _ in found if not isinstance(q, Later)]
+    mask = paper_masks(negative)[0]
+    found = _quads_in_mask(mask, negative, [], cfg)
+    return [order_quad(q / scale) for q, _ in found if not isinstance(q, Later)], mask, scale
 
 
 def find_quads(

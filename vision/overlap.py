@@ -36,9 +36,15 @@ def _unit(v: np.ndarray) -> np.ndarray:
     return v / max(float(np.linalg.norm(v)), 1e-6)
 
 
-def corner_hypotheses(mask: np.ndarray, scale: float, short_side: float | None) -> list[np.ndarray]:
+def corner_hypotheses(
+    mask: np.ndarray, scale: float, short_side: float | None, by_sides: bool = False
+) -> list[np.ndarray]:
     """Card outlines (frame pixels, the index corner first) from right-angled convex
-    corners of the blobs in ``mask`` (a working-size mask; ``scale`` working/frame)."""
+    corners of the blobs in ``mask`` (a working-size mask; ``scale`` working/frame).
+
+    Without ``short_side`` the card's size is guessed from the blob's area, or, with
+    ``by_sides``, from each corner's shorter side (a blob of several cards touching one
+    another is far bigger than any of them; a corner's sides are one card's own)."""
     h, w = mask.shape
     least = 0.004 * h * w
     if short_side:  # a pile is at least one whole card
@@ -72,13 +78,14 @@ def corner_hypotheses(mask: np.ndarray, scale: float, short_side: float | None) 
             if np.sign(cross) == sense:
                 continue  # a notch between two cards, not a card's corner
             ua, ub = _unit(va), _unit(vb)
-            long = s_short * ASPECT
+            side = min(s_short, la, lb) if by_sides and not short_side else s_short
+            long = side * ASPECT
             for short_u, long_u in ((ua, ub), (ub, ua)):
                 quad = np.array(
                     [
                         p,
-                        p + short_u * s_short,
-                        p + short_u * s_short + long_u * long,
+                        p + short_u * side,
+                        p + short_u * side + long_u * long,
                         p + long_u * long,
                     ],
                     np.float32,

@@ -191,7 +191,10 @@ def test_dark_outlines_are_not_looked_for_beside_a_light_deck(
         [CardSpec("QH", (400, 480), 300, 10), CardSpec("7S", (880, 480), 300, -20)], seed=4
     )
     calls = []
-    monkeypatch.setattr("vision.detector.dark_quads", lambda *a: calls.append(1) or [])
+    monkeypatch.setattr(
+        "vision.detector.dark_quads_and_mask",
+        lambda *a: calls.append(1) or ([], np.zeros((8, 8), np.uint8), 1.0),
+    )
     assert read(detector, img) == ["7S", "QH"]
     assert calls == []
     dark = dark_deck_on(LIGHT_TABLES[0], 2)
@@ -217,3 +220,32 @@ def test_a_card_with_no_outline_in_view_is_read_by_its_index(
     dets = [d for d in detector.detect(close_up(card, turn, seed=turn)) if d.card]
     assert [d.card for d in dets] == [card]
     assert dets[0].confidence < 0.9  # one index, nothing else to check it: never "sure"
+
+
+#: Four dark cards side by side, each touching the next: one blob in the negative.
+TOUCHING_ROW = (
+    ("2S", (330, 470), 8),
+    ("KD", (560, 470), -10),
+    ("5C", (800, 470), 14),
+    ("8H", (1020, 470), -4),
+)
+
+
+@pytest.mark.parametrize("desk", LIGHT_TABLES)
+@pytest.mark.parametrize("seed", [2, 3])
+def test_dark_cards_touching_each_other_are_read_by_their_corners(
+    detector: CardDetector, desk: tuple[int, int, int], seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # black stock against black stock has no edge: the row is one blob in the frame's
+    # negative, and no card's shape; the blob's right-angled corners are each one card's
+    rng = np.random.default_rng(seed)
+    img = table(rng, colour=desk)
+    for card, xy, angle in TOUCHING_ROW:
+        place(img, gold_on_black(card), xy, 290, angle, rng)
+    frame = camera(img, rng, glare=False)
+    dets = [d for d in detector.detect(frame) if d.card]
+    assert len(dets) >= 2
+    assert {d.card for d in dets} <= {c for c, _, _ in TOUCHING_ROW}  # nothing else
+    assert all(0.5 <= d.confidence < 0.9 for d in dets)
+    monkeypatch.setattr(detector, "_dark_corners", lambda *a: [])
+    assert [d for d in detector.detect(frame) if d.card] == []
