@@ -22,8 +22,17 @@ PIP_FLOOR = 0.15
 PIP_COUNT_WEIGHT = 4.0
 _RED = {"H", "D"}
 #: Index corners darker than this (median grey) are a dark deck's stock (gold or silver
-#: on black): the card is read as its negative, where the ink is dark on light again.
+#: on black) if the stock is their bulk with the ink brighter than it: the card is read
+#: as its negative, where the ink is dark on light again.
 DARK_STOCK = 90
+#: Under a bright lamp a black stock comes out mid-grey (about 100 in the black-and-gold
+#: deck's photos, which until the sixth round read as light cards). Up to this median a
+#: corner may still be dark stock, but only a colourless one (not a red pip or the wood
+#: round a cut outline) whose bulk lies far nearer its dark end than its bright one (a
+#: light card in dim light or in shadow is as grey, with its ink the darker part).
+DARK_GREY_STOCK = 140
+GREY_STOCK_CHROMA = 20.0
+GREY_STOCK_BULK = 0.4
 #: On a dark deck the red suits are printed in a colour (gold, red) and the black ones
 #: in white or silver: ink this much more colourful than the stock counts as red.
 DARK_RED_CHROMA = 21.0
@@ -50,16 +59,25 @@ def light_stock(card_bgr: np.ndarray) -> tuple[np.ndarray, bool]:
 
     Judged on the index corners, which are mostly bare stock on every deck (a court
     card's picture can darken the middle of a light card)."""
-    corner_grey = [cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) for c in corners(card_bgr)]
-    grey = np.concatenate([g.ravel() for g in corner_grey])
-    if percentile(grey, 50) >= DARK_STOCK:
+    both = corners(card_bgr)
+    grey = np.concatenate([cv2.cvtColor(c, cv2.COLOR_BGR2GRAY).ravel() for c in both])
+    if percentile(grey, 50) >= DARK_GREY_STOCK:
         return card_bgr, False
     # dark stock is the bulk of the corner with the ink brighter than it; a light card in
     # dim light is dark too, but its bulk (the stock) is the bright end, the ink darker
     lo, mid, hi = percentiles(grey, (5, 50, 95))
-    if mid - lo < hi - mid:
-        return cv2.bitwise_not(card_bgr), True
-    return card_bgr, False
+    if mid < DARK_STOCK:
+        dark = mid - lo < hi - mid
+    else:
+        dark = mid - lo < GREY_STOCK_BULK * (hi - mid) and _colourless_stock(both)
+    return (cv2.bitwise_not(card_bgr), True) if dark else (card_bgr, False)
+
+
+def _colourless_stock(corner_bgr: list[np.ndarray]) -> bool:
+    """Whether the corners' typical pixel is grey, not coloured (Lab chroma median)."""
+    lab = np.concatenate([cv2.cvtColor(c, cv2.COLOR_BGR2LAB).reshape(-1, 3) for c in corner_bgr])
+    chroma = np.hypot(lab[:, 1].astype(np.float32) - 128, lab[:, 2].astype(np.float32) - 128)
+    return float(np.median(chroma)) < GREY_STOCK_CHROMA
 
 
 #: A corner whose bare stock (its ink closed over) spans this many grey levels between

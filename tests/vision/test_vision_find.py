@@ -9,6 +9,7 @@ import pytest
 
 from vision import CardDetector
 from vision.locate import rectify, turned
+from vision.reader import CardReader
 from vision.synth import (
     LIGHT_TABLES,
     CardSpec,
@@ -249,3 +250,34 @@ def test_dark_cards_touching_each_other_are_read_by_their_corners(
     assert all(0.5 <= d.confidence < 0.9 for d in dets)
     monkeypatch.setattr(detector, "_dark_corners", lambda *a: [])
     assert [d for d in detector.detect(frame) if d.card] == []
+
+
+def grey_and_gold(card: str, stock: int) -> np.ndarray:
+    """A dark deck's face photographed in bright light: its black stock comes out grey."""
+    face = cv2.resize(card_face(card), (200, 300), interpolation=cv2.INTER_AREA)
+    ink = np.clip((240 - face.astype(np.float32).min(axis=2)) / 210, 0, 1)[:, :, None]
+    colour = (90, 200, 240) if card[-1] in "HD" else (225, 225, 225)
+    grey = np.array([stock, stock, stock + 4], np.float32)
+    return (grey * (1 - ink) + np.array(colour, np.float32) * ink).astype(np.uint8)
+
+
+GREY_STOCK_CARDS = ("7D", "QH", "2S", "9C", "KD", "5S", "AH", "TC")
+
+
+@pytest.mark.parametrize("stock", [100, 115, 130])
+def test_a_dark_decks_stock_lit_to_grey_is_still_read_as_its_negative(stock: int) -> None:
+    # the stock is the bulk of the corner and the ink is brighter than it: a dark deck,
+    # however bright the lamp makes the black
+    reader = CardReader()
+    reads = [reader.read(grey_and_gold(c, stock)) for c in GREY_STOCK_CARDS]
+    assert [r.card for r in reads] == list(GREY_STOCK_CARDS)
+    assert all(r.negative for r in reads)
+
+
+@pytest.mark.parametrize("light", [0.35, 0.45, 0.55])
+def test_a_light_card_in_dim_light_is_not_taken_for_a_dark_deck(light: float) -> None:
+    reader = CardReader()
+    for c in GREY_STOCK_CARDS:
+        face = cv2.resize(card_face(c), (200, 300), interpolation=cv2.INTER_AREA)
+        res = reader.read((face * light).astype(np.uint8))
+        assert (res.card, res.negative) == (c, False)
