@@ -43,29 +43,37 @@ def corner_hypotheses(
     corners of the blobs in ``mask`` (a working-size mask; ``scale`` working/frame).
 
     Without ``short_side`` the card's size is guessed from the blob's area, or, with
-    ``by_sides``, from each corner's shorter side (a blob of several cards touching one
-    another is far bigger than any of them; a corner's sides are one card's own)."""
+    ``by_sides``, from the corner's own sides that the frame does not cut (a blob of
+    several cards touching one another is far bigger than any of them, a card cut by
+    the frame far smaller; a corner's whole sides are one card's own)."""
     h, w = mask.shape
     least = 0.004 * h * w
-    if short_side:  # a pile is at least one whole card
+    if short_side and not by_sides:  # a pile is at least one whole card (a blob the
+        # frame cuts, looked at ``by_sides``, may be less)
         least = max(least, 0.8 * ASPECT * (short_side * scale) ** 2)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     out: list[tuple[float, np.ndarray]] = []
+
+    def near_edge(pt: np.ndarray) -> bool:
+        return min(pt[0], pt[1], w - 1 - pt[0], h - 1 - pt[1]) < 0.03 * max(h, w)
+
     for c in contours:
         area = cv2.contourArea(c)
         if area < least:
             continue
         poly = cv2.approxPolyDP(c, 0.012 * cv2.arcLength(c, True), True).reshape(-1, 2)
         poly = poly.astype(np.float32)
+        if by_sides:
+            poly = _square_chamfers(poly)
         n = len(poly)
-        if n < 5:  # a plain quad was the locator's job already
-            continue
+        if n < 5 and not (by_sides and n == 4 and any(near_edge(v) for v in poly)):
+            continue  # a plain quad was the locator's job already (unless the frame cut it)
         # the contour's own turning sense, to tell convex corners from notches
         sense = np.sign(cv2.contourArea(poly.reshape(-1, 1, 2), oriented=True))
         s_short = short_side * scale if short_side else np.sqrt(area / ASPECT) * 0.9
         for i in range(n):
             p, a, b = poly[i], poly[i - 1], poly[(i + 1) % n]
-            if min(p[0], p[1], w - 1 - p[0], h - 1 - p[1]) < 0.03 * max(h, w):
+            if near_edge(p):
                 continue  # where the frame cuts a region off: no card's corner
             va, vb = a - p, b - p
             la, lb = float(np.linalg.norm(va)), float(np.linalg.norm(vb))
@@ -78,9 +86,19 @@ def corner_hypotheses(
             if np.sign(cross) == sense:
                 continue  # a notch between two cards, not a card's corner
             ua, ub = _unit(va), _unit(vb)
-            side = min(s_short, la, lb) if by_sides and not short_side else s_short
-            long = side * ASPECT
-            for short_u, long_u in ((ua, ub), (ub, ua)):
+            for short_u, long_u, l_short, l_long, cut_short, cut_long in (
+                (ua, ub, la, lb, near_edge(a), near_edge(b)),
+                (ub, ua, lb, la, near_edge(b), near_edge(a)),
+            ):
+                side = s_short
+                if by_sides and not short_side:
+                    # a side the frame does not cut off is about the card's own (longer
+                    # where a neighbour's edge runs on in line with it, shorter where a
+                    # card lies over it): the shorter guess, whose corner still holds
+                    # the index
+                    sizes = [l_short] * (not cut_short) + [l_long / ASPECT] * (not cut_long)
+                    side = min(sizes) if sizes else s_short
+                long = side * ASPECT
                 quad = np.array(
                     [
                         p,
@@ -97,6 +115,47 @@ def corner_hypotheses(
                     out.append((min(la, lb), quad / scale))
     out.sort(key=lambda t: -t[0])  # the longest visible sides first
     return [q for _, q in out[:MAX_HYPOTHESES]]
+
+
+#: A polygon side shorter than both its neighbours, and this much shorter than the longer,
+#: is a card's rounded corner
+#: cut across (the outline's simplification makes two bends of it, neither a right angle).
+CHAMFER_SHARE = 0.2
+
+
+def _square_chamfers(poly: np.ndarray) -> np.ndarray:
+    """``poly`` with each short side between two long ones replaced by the point where
+    those two meet: the card's corner its rounding hid."""
+    n = len(poly)
+    if n < 5:
+        return poly
+    sides = [float(np.linalg.norm(poly[(i + 1) % n] - poly[i])) for i in range(n)]
+    out: list[np.ndarray] = []
+    skip = set()
+    for i in range(n):
+        prev, nxt = sides[i - 1], sides[(i + 1) % n]
+        if i in skip or sides[i] >= min(prev, nxt, CHAMFER_SHARE * max(prev, nxt)):
+            if i not in skip:
+                out.append(poly[i])
+            continue
+        # side i runs from poly[i] to poly[i+1]: meet the lines of sides i-1 and i+1
+        a0, a1 = poly[i - 1], poly[i]
+        b0, b1 = poly[(i + 1) % n], poly[(i + 2) % n]
+        da, db = a1 - a0, b1 - b0
+        den = float(da[0] * db[1] - da[1] * db[0])
+        if abs(den) < 1e-6:
+            out.append(poly[i])
+            continue
+        t = float((b0[0] - a0[0]) * db[1] - (b0[1] - a0[1]) * db[0]) / den
+        meet = a0 + t * da
+        if np.linalg.norm(meet - poly[i]) > 2 * sides[i] + 2:
+            out.append(poly[i])
+            continue
+        out.append(meet.astype(np.float32))
+        skip.add((i + 1) % n)
+    if 0 in skip and out:  # the last side's corner replaced the first point
+        out = out[1:]
+    return np.array(out, np.float32)
 
 
 def card_short_side(quads: list[np.ndarray]) -> float | None:

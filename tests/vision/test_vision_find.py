@@ -9,6 +9,7 @@ import pytest
 
 from vision import CardDetector
 from vision.locate import rectify, turned
+from vision.overlap import _square_chamfers
 from vision.reader import CardReader
 from vision.synth import (
     LIGHT_TABLES,
@@ -281,3 +282,35 @@ def test_a_light_card_in_dim_light_is_not_taken_for_a_dark_deck(light: float) ->
         face = cv2.resize(card_face(c), (200, 300), interpolation=cv2.INTER_AREA)
         res = reader.read((face * light).astype(np.uint8))
         assert (res.card, res.negative) == (c, False)
+
+
+@pytest.mark.parametrize("desk", LIGHT_TABLES)
+@pytest.mark.parametrize("seed", [2, 3])
+def test_dark_cards_cut_by_the_frame_are_read_by_their_visible_corner(
+    detector: CardDetector, desk: tuple[int, int, int], seed: int
+) -> None:
+    # a close-up: the card read whole in the middle, its neighbours half out of the
+    # frame, each showing one index (the four of spades its lower one, the jack of
+    # hearts, turned round, its upper one); the frame cuts their outlines to no card's
+    # shape, and their corners are sized by the card read whole
+    rng = np.random.default_rng(seed)
+    img = table(rng, colour=desk)
+    place(img, gold_on_black("9D"), (640, 480), 330, 8, rng)
+    place(img, gold_on_black("4S"), (0, 470), 330, -6, rng)
+    place(img, gold_on_black("JH"), (1280, 520), 330, 174, rng)
+    dets = [d for d in detector.detect(camera(img, rng, glare=False)) if d.card]
+    assert sorted(d.card for d in dets) == ["4S", "9D", "JH"]
+    assert all(0.5 <= d.confidence < 0.9 for d in dets)
+
+
+def test_a_rounded_corner_cut_across_is_squared() -> None:
+    # the outline's simplification cuts a card's rounded corner into two bends of about
+    # 135 degrees each; the corner is where the two long sides meet
+    poly = np.array([[0, 207], [0, 605], [71, 604], [94, 565], [105, 220]], np.float32)
+    got = _square_chamfers(poly)
+    assert len(got) == 4
+    assert np.allclose(got[2], (92.8, 603.7), atol=0.5)
+    assert np.allclose(got[1], (0, 605))  # the frame's cut is no rounded corner
+    # two cards' outline with square corners and no short side is left as it is
+    pile = np.array([[0, 0], [300, 0], [300, 200], [150, 200], [150, 420], [0, 420]], np.float32)
+    assert np.array_equal(_square_chamfers(pile), pile)
