@@ -278,7 +278,9 @@ class CardDetector:
     def _overlapped(
         self, frame_bgr: np.ndarray, masks: list[tuple[np.ndarray, float]], found: list[Detection]
     ) -> list[Detection]:
-        """Cards on top of a pile, read from one visible corner (:mod:`vision.overlap`)."""
+        """Cards on top of a pile, or cut by the frame's edge, read from one visible
+        corner (:mod:`vision.overlap`; a corner sized by its sides the frame does not cut,
+        a rounded corner squared)."""
         whole = [d for d in found if d.card]
         short = card_short_side([d.quad for d in whole])
         seen = {d.card for d in whole}
@@ -287,7 +289,7 @@ class CardDetector:
         gray = cv2.cvtColor(frame_bgr[::8, ::8], cv2.COLOR_BGR2GRAY)
         paper = percentile(gray, 60)
         for mask, scale in masks:
-            for q in corner_hypotheses(mask, scale, short):
+            for q in corner_hypotheses(mask, scale, short, by_sides=True):
                 if tried >= MAX_HYPOTHESES:
                     return out
                 corner = (float(q[0][0]), float(q[0][1]))

@@ -86,6 +86,10 @@ SHADOW_SPREAD = 50
 #: The closing that takes the ink out of a corner (pixels of the 200×300 card): wider
 #: than an index glyph's strokes, narrower than the shadow's changes.
 SHADOW_KERNEL = 25
+#: A read found only once a shadow was lit evenly must be at least this sure: grain or
+#: a crease under a shadow's edge, evened out, can pass for a faint index (a rendered
+#: table's shadow read as a seven of clubs at 0.17).
+SHADOW_LEAST = 0.4
 
 
 def _in_shadow(corner_bgr: np.ndarray) -> np.ndarray | None:
@@ -281,6 +285,7 @@ class CardReader:
         found = [find_index(corners(card_bgr)[0])]
         if dark and found[0] is not None:
             found = [_colour_as_redness(found[0])]
+        flat = None
         if found[0] is None:
             flat = _in_shadow(corners(original)[0])
             if flat is not None:
@@ -289,6 +294,8 @@ class CardReader:
             return CardRead(None, 0.0, (None,))
         pr, ps = self.index_proba([found[0]], colour)
         res = self._decide(found, self.corner_reads(pr, ps))
+        if flat is not None and res.confidence < SHADOW_LEAST:
+            return CardRead(None, 0.0, res.corners)
         return replace(res, confidence=min(res.confidence, DARK_MOST)) if dark else res
 
     def read(self, card_bgr: np.ndarray, colour: bool = True) -> CardRead:
@@ -300,11 +307,12 @@ class CardReader:
         found = [find_index(c) for c in corners(card_bgr)]
         if dark:
             found = [_colour_as_redness(f) if f is not None else None for f in found]
+        lit = False
         if not any(f is not None for f in found):
             flats = [_in_shadow(c) for c in corners(original)]
             if any(f is not None for f in flats):
                 found = [find_index(f) if f is not None else None for f in flats]
-                card_bgr, dark = original, False
+                card_bgr, dark, lit = original, False, True
         present = [f for f in found if f is not None]
         if not present:
             return CardRead(None, 0.0, (None,) * len(found))
@@ -319,8 +327,8 @@ class CardReader:
             res = self._decide(found, self.corner_reads(pr, ps, pips))
             if res.card is None:
                 res = _settled_by_pips(res, pips)
-        if res.card is None:
-            return res
+        if res.card is None or (lit and res.confidence < SHADOW_LEAST):
+            return CardRead(None, 0.0, res.corners)
         cap = pip_cap(res.card[:-1], pips)
         if pips is not None and pips.count >= 2 and pips.suit_proba.max() > 0.8:
             if SUITS[int(pips.suit_proba.argmax())] != res.card[-1]:

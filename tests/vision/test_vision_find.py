@@ -314,3 +314,22 @@ def test_a_rounded_corner_cut_across_is_squared() -> None:
     # two cards' outline with square corners and no short side is left as it is
     pile = np.array([[0, 0], [300, 0], [300, 200], [150, 200], [150, 420], [0, 420]], np.float32)
     assert np.array_equal(_square_chamfers(pile), pile)
+
+
+@pytest.mark.parametrize("seed", [0, 3, 5])
+def test_light_cards_cut_by_the_frame_are_read_by_their_visible_corner(
+    detector: CardDetector, seed: int
+) -> None:
+    # the same close-up with a light deck on the rendered tables: the pile search's
+    # corners, sized by the card read whole, find the neighbours' one index each
+    img, _ = scene(
+        [
+            CardSpec("9D", (640, 480), 330, 8),
+            CardSpec("4S", (0, 470), 330, -6),
+            CardSpec("JH", (1280, 520), 330, 174),
+        ],
+        seed=seed,
+    )
+    dets = [d for d in detector.detect(img) if d.card]
+    assert sorted(d.card for d in dets) == ["4S", "9D", "JH"]
+    assert all(0.5 <= d.confidence < 0.9 for d in dets if d.card != "9D")
