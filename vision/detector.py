@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from itertools import chain
 from pathlib import Path
 
 import cv2
@@ -223,14 +225,32 @@ class CardDetector:
         """Dark cards touching one another (one blob in the negative, no card's shape):
         each right-angled corner of the blob, sized by its own sides, read from its
         index alone (:mod:`vision.overlap`); kept from the tracker's 0.5."""
+        short = card_short_side([d.quad for d in found if d.card])
+        return self._corner_reads(frame_bgr, corner_hypotheses(mask, scale, short, True), found)
+
+    def _corner_reads(
+        self,
+        frame_bgr: np.ndarray,
+        hypotheses: Iterable[np.ndarray],
+        found: list[Detection],
+        keep: Callable[[np.ndarray], bool] = lambda q: True,
+    ) -> list[Detection]:
+        """The cards that corner hypotheses (:mod:`vision.overlap`) read as, from their
+        index alone: a hypothesis at a corner of a card already read is skipped, and of
+        the rest those ``keep`` passes are read, at most ``MAX_HYPOTHESES``; a read counts
+        from the tracker's 0.5, each card once (one deck: a card already in view is not
+        seen twice in one frame)."""
         whole = [d for d in found if d.card]
-        short = card_short_side([d.quad for d in whole])
         seen = {d.card for d in whole}
         out: list[Detection] = []
-        for q in corner_hypotheses(mask, scale, short, by_sides=True):
+        tried = 0
+        for q in hypotheses:
+            if tried >= MAX_HYPOTHESES:
+                break
             corner = (float(q[0][0]), float(q[0][1]))
-            if any(_holds(d.quad, corner) for d in [*whole, *out]):
+            if any(_holds(d.quad, corner) for d in [*whole, *out]) or not keep(q):
                 continue  # a corner of a card already read
+            tried += 1
             m = card_map(q, CARD_SIZE)
             res = self.reader.read_corner(_corners_of(frame_bgr, m), self._colour)
             if res.card is not None and res.card not in seen and res.confidence >= CORNER_MIN:
@@ -281,31 +301,19 @@ class CardDetector:
         """Cards on top of a pile, or cut by the frame's edge, read from one visible
         corner (:mod:`vision.overlap`; a corner sized by its sides the frame does not cut,
         a rounded corner squared)."""
-        whole = [d for d in found if d.card]
-        short = card_short_side([d.quad for d in whole])
-        seen = {d.card for d in whole}
-        out: list[Detection] = []
-        tried = 0
+        short = card_short_side([d.quad for d in found if d.card])
         gray = cv2.cvtColor(frame_bgr[::8, ::8], cv2.COLOR_BGR2GRAY)
         paper = percentile(gray, 60)
-        for mask, scale in masks:
-            for q in corner_hypotheses(mask, scale, short, by_sides=True):
-                if tried >= MAX_HYPOTHESES:
-                    return out
-                corner = (float(q[0][0]), float(q[0][1]))
-                if any(_holds(d.quad, corner) for d in [*whole, *out]):
-                    continue  # a corner of a card already read
-                x, y = (q[0] + 0.2 * (q[2] - q[0])).astype(int) // 8
-                if not (0 <= y < gray.shape[0] and 0 <= x < gray.shape[1]) or gray[y, x] < paper:
-                    continue  # the "card" there is darker than most of the frame: table
-                tried += 1
-                m = card_map(q, CARD_SIZE)
-                res = self.reader.read_corner(_corners_of(frame_bgr, m), self._colour)
-                # one deck: a card already in view is not seen twice in one frame
-                if res.card is not None and res.card not in seen and res.confidence >= CORNER_MIN:
-                    seen.add(res.card)
-                    out.append(Detection(q, res.card, res.confidence))
-        return out
+
+        def light(q: np.ndarray) -> bool:
+            """Not darker than most of the frame there (that "card" would be table)."""
+            x, y = (q[0] + 0.2 * (q[2] - q[0])).astype(int) // 8
+            return 0 <= y < gray.shape[0] and 0 <= x < gray.shape[1] and gray[y, x] >= paper
+
+        hypotheses = chain.from_iterable(
+            corner_hypotheses(mask, scale, short, True) for mask, scale in masks
+        )
+        return self._corner_reads(frame_bgr, hypotheses, found, light)
 
     def _read_group(self, frame_bgr: np.ndarray, group: list[Outline]) -> Detection:
         """Alternative outlines of one card, read in turn until one reads."""
