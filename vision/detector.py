@@ -226,7 +226,7 @@ class CardDetector:
         each right-angled corner of the blob, sized by its own sides, read from its
         index alone (:mod:`vision.overlap`); kept from the tracker's 0.5."""
         short = card_short_side([d.quad for d in found if d.card])
-        return self._corner_reads(frame_bgr, corner_hypotheses(mask, scale, short, True), found)
+        return self._corner_reads(frame_bgr, corner_hypotheses(mask, scale, short), found)
 
     def _corner_reads(
         self,
@@ -311,7 +311,7 @@ class CardDetector:
             return 0 <= y < gray.shape[0] and 0 <= x < gray.shape[1] and gray[y, x] >= paper
 
         hypotheses = chain.from_iterable(
-            corner_hypotheses(mask, scale, short, True) for mask, scale in masks
+            corner_hypotheses(mask, scale, short) for mask, scale in masks
         )
         return self._corner_reads(frame_bgr, hypotheses, found, light)
 

@@ -36,21 +36,17 @@ def _unit(v: np.ndarray) -> np.ndarray:
     return v / max(float(np.linalg.norm(v)), 1e-6)
 
 
-def corner_hypotheses(
-    mask: np.ndarray, scale: float, short_side: float | None, by_sides: bool = False
-) -> list[np.ndarray]:
+def corner_hypotheses(mask: np.ndarray, scale: float, short_side: float | None) -> list[np.ndarray]:
     """Card outlines (frame pixels, the index corner first) from right-angled convex
     corners of the blobs in ``mask`` (a working-size mask; ``scale`` working/frame).
 
-    Without ``short_side`` the card's size is guessed from the blob's area, or, with
-    ``by_sides``, from the corner's own sides that the frame does not cut (a blob of
-    several cards touching one another is far bigger than any of them, a card cut by
-    the frame far smaller; a corner's whole sides are one card's own)."""
+    Without ``short_side`` (no card read whole) the card's size is guessed from the
+    corner's own sides that the frame does not cut (a blob of several cards touching one
+    another is far bigger than any of them, a card cut by the frame far smaller; a
+    corner's whole sides are one card's own), or else from the blob's area. A blob may
+    be smaller than one card: the frame can cut it."""
     h, w = mask.shape
     least = 0.004 * h * w
-    if short_side and not by_sides:  # a pile is at least one whole card (a blob the
-        # frame cuts, looked at ``by_sides``, may be less)
-        least = max(least, 0.8 * ASPECT * (short_side * scale) ** 2)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     out: list[tuple[float, np.ndarray]] = []
 
@@ -63,10 +59,9 @@ def corner_hypotheses(
             continue
         poly = cv2.approxPolyDP(c, 0.012 * cv2.arcLength(c, True), True).reshape(-1, 2)
         poly = poly.astype(np.float32)
-        if by_sides:
-            poly = _square_chamfers(poly)
+        poly = _square_chamfers(poly)
         n = len(poly)
-        if n < 5 and not (by_sides and n == 4 and any(near_edge(v) for v in poly)):
+        if n < 5 and not (n == 4 and any(near_edge(v) for v in poly)):
             continue  # a plain quad was the locator's job already (unless the frame cut it)
         # the contour's own turning sense, to tell convex corners from notches
         sense = np.sign(cv2.contourArea(poly.reshape(-1, 1, 2), oriented=True))
@@ -91,7 +86,7 @@ def corner_hypotheses(
                 (ub, ua, lb, la, near_edge(b), near_edge(a)),
             ):
                 side = s_short
-                if by_sides and not short_side:
+                if not short_side:
                     # a side the frame does not cut off is about the card's own (longer
                     # where a neighbour's edge runs on in line with it, shorter where a
                     # card lies over it): the shorter guess, whose corner still holds
@@ -118,8 +113,8 @@ def corner_hypotheses(
 
 
 #: A polygon side shorter than both its neighbours, and this much shorter than the longer,
-#: is a card's rounded corner
-#: cut across (the outline's simplification makes two bends of it, neither a right angle).
+#: is a card's rounded corner cut across (the outline's simplification makes two bends of
+#: it, neither a right angle).
 CHAMFER_SHARE = 0.2
 
 
