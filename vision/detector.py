@@ -167,6 +167,9 @@ class CardDetector:
             # half covered by the next, whose visible index may still be read (a frame
             # whose outlines all read is not searched: the live camera's usual frame)
             out += self._from_index_pairs(frame_bgr, out, CORNER_MIN)
+        elif out and not any(d.confidence >= CORNER_MIN for d in out if d.card):
+            # nothing read as surely as the tracker counts: maybe a pile outlined as one
+            out = self._pile_as_one(frame_bgr, out)
         if small is not None and self.plane is not None:
             full = self.plane
             out = [
@@ -294,6 +297,20 @@ class CardDetector:
             used |= {ia, ib}
             out.append(Detection(outline(m, CARD_SIZE), card, min(conf, INDEX_MOST)))
         return out
+
+    def _pile_as_one(self, frame_bgr: np.ndarray, found: list[Detection]) -> list[Detection]:
+        """The cards of a pile outlined as one card, found by their corner indices.
+
+        A webcam's soft fan on a pale table is one blob of stock: its outline reads, if
+        at all, weakly and as no card of the pile. Where no outline read as surely as
+        the tracker counts, the indices inside the outlines are searched too (as
+        :meth:`_from_index_pairs` searches them beside cards that read); an outline
+        that holds a card so found is the pile, and is dropped."""
+        pairs = self._from_index_pairs(frame_bgr, [], CORNER_MIN)
+        if not pairs:
+            return found
+        kept = [d for d in found if not any(_holds(d.quad, p.center, 0.0) for p in pairs)]
+        return kept + pairs
 
     def _overlapped(
         self, frame_bgr: np.ndarray, masks: list[tuple[np.ndarray, float]], found: list[Detection]
