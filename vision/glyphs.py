@@ -37,6 +37,32 @@ def normalise(mask: np.ndarray) -> np.ndarray:
     return out
 
 
+def normalise_soft(score: np.ndarray) -> np.ndarray | None:
+    """Fit an ink-score patch (not thresholded) into the glyph box, as grey.
+
+    A webcam's soft club is a spade once thresholded: its lobes run together into one
+    round head. The grey levels still hold the lobes, so the black-suit head reads them
+    as they are. The glyph is framed where the ink passes half its peak (a blur spreads
+    a glyph's faint edge, never its half-peak one); None if the patch has no ink.
+    """
+    ink = score.astype(np.float32)
+    peak = float(np.percentile(ink, 95))
+    if peak <= 0:
+        return None
+    ys, xs = np.nonzero(ink > 0.5 * peak)
+    if len(xs) < 4:
+        return None
+    crop = np.clip(ink[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1] / peak, 0.0, 1.0)
+    h, w = crop.shape
+    scale = min((GLYPH_W - 2) / w, (GLYPH_H - 2) / h)
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    way = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    out = np.zeros((GLYPH_H, GLYPH_W), np.float32)
+    x0, y0 = (GLYPH_W - nw) // 2, (GLYPH_H - nh) // 2
+    out[y0 : y0 + nh, x0 : x0 + nw] = cv2.resize(crop, (nw, nh), interpolation=way)
+    return out
+
+
 def features(glyphs: np.ndarray) -> np.ndarray:
     """Features for a batch of normalised glyphs, shape (N, H, W) -> (N, D) float32.
 

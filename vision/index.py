@@ -72,6 +72,9 @@ class IndexGlyphs:
     #: How much more colourful (Lab chroma) the ink is than the paper: on a dark deck,
     #: gold or coloured ink marks the red suits where silver or white marks the black.
     colourfulness: float = 0.0
+    #: The suit's ink score (not thresholded), its box and a little round it: a soft
+    #: club's lobes still show there after the threshold has run them together.
+    suit_score: np.ndarray | None = None
 
 
 def ink_score(corner_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
@@ -276,8 +279,16 @@ def _index_in(
             left_part,
             right_holed,
             colourful,
+            _around(score, suit),
         )
     return None
+
+
+def _around(score: np.ndarray, blob: Blob, pad: int = 2) -> np.ndarray:
+    """The score of ``blob``'s box, ``pad`` pixels wider each way (within the corner)."""
+    h, w = score.shape
+    y0, y1 = max(0, blob.y - pad), min(h, blob.y1 + pad)
+    return score[y0:y1, max(0, blob.x - pad) : min(w, blob.x1 + pad)]
 
 
 def _chroma(lab_pixels: np.ndarray) -> float:

@@ -16,6 +16,8 @@ import numpy as np
 RANKS: tuple[str, ...] = ("A", "K", "Q", "J", *(str(n) for n in range(10, 1, -1)), "junk")
 #: Classes of the suit head (shape only; ink colour is judged separately).
 SUITS: tuple[str, ...] = ("S", "H", "D", "C", "junk")
+#: Classes of the black-suit head, which reads a suit's grey levels (a soft club).
+BLACK_SUITS: tuple[str, ...] = ("S", "C")
 
 DEFAULT_WEIGHTS = Path(__file__).with_name("data") / "glyphs.npz"
 
@@ -119,6 +121,8 @@ class GlyphModel:
     rank: Mlp
     suit: Mlp
     deck_glyphs: DeckGlyphs | None = None
+    #: Spade or club from a suit's grey levels (:func:`vision.glyphs.normalise_soft`).
+    black: Mlp | None = None
 
     @classmethod
     def load(cls, path: str | Path = DEFAULT_WEIGHTS) -> GlyphModel:
@@ -126,12 +130,17 @@ class GlyphModel:
         parts = {k: d[k].astype(np.float32) for k in d.files}
         rank = Mlp(parts["r_w1"], parts["r_b1"], parts["r_w2"], parts["r_b2"])
         suit = Mlp(parts["s_w1"], parts["s_b1"], parts["s_w2"], parts["s_b2"])
-        return cls(rank, suit)
+        black = None
+        if "b_w1" in parts:
+            black = Mlp(parts["b_w1"], parts["b_b1"], parts["b_w2"], parts["b_b2"])
+        return cls(rank, suit, black=black)
 
     def save(self, path: str | Path) -> None:
         # float16 halves the file; the loss in precision is far below what the glyphs need.
         arrays = {}
-        for head, mlp in (("r", self.rank), ("s", self.suit)):
+        heads = [("r", self.rank), ("s", self.suit)]
+        heads += [("b", self.black)] if self.black is not None else []
+        for head, mlp in heads:
             for name in ("w1", "b1", "w2", "b2"):
                 arrays[f"{head}_{name}"] = getattr(mlp, name).astype(np.float16)
         np.savez_compressed(path, **arrays)
@@ -149,3 +158,8 @@ class GlyphModel:
         if e is not None and len(e.suit_y):
             p = blend(p, x, e.suit_x, e.suit_y)
         return p
+
+    def black_proba(self, x: np.ndarray) -> np.ndarray | None:
+        """Spade and club probabilities (:data:`BLACK_SUITS`) of grey suit glyphs'
+        features; None for weights trained before the head existed."""
+        return None if self.black is None else self.black.proba(x)

@@ -1,6 +1,6 @@
 """Rebuild ``vision/data/glyphs.npz`` from glyphs rendered on this machine.
 
-    .venv/bin/python -m vision.train [--out PATH] [--seed N]
+    .venv/bin/python -m vision.train [--out PATH] [--seed N] [--black]
 
 Nothing is downloaded: ranks come from every upright Latin font found locally and
 OpenCV's Hershey fonts, suits from every font that draws the four suit symbols and from
@@ -12,6 +12,11 @@ the way a camera distorts an index (tilt, stretch, stroke weight, low resolution
 threshold) and then framed by the same ``vision.glyphs`` code used at run time.
 Needs Pillow for TrueType rendering (installed with the test extras); without it only
 the built-in fonts are used. Takes about a minute on two cores.
+
+Three heads are trained: rank and suit from thresholded glyphs, and a black-suit head
+(spade or club) from a suit's grey levels (:func:`degrade_soft`), which keeps the lobes
+of a soft club that a threshold runs together. ``--black`` rebuilds only that head onto
+the weights at ``--out``, leaving the other two as they are.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ import cv2
 import numpy as np
 
 from vision import glyphs, render
-from vision.model import DEFAULT_WEIGHTS, RANKS, SUITS, GlyphModel, Mlp, softmax
+from vision.model import BLACK_SUITS, DEFAULT_WEIGHTS, RANKS, SUITS, GlyphModel, Mlp, softmax
 
 #: Debian packages whose fonts the committed weights were trained with (apt-get install).
 TRAINING_FONT_PACKAGES = (
@@ -133,6 +138,56 @@ def degrade(
         small = cv2.GaussianBlur(small, (0, 0), rng.uniform(*defocus[1]) * target_h)
     small += rng.normal(0, rng.uniform(0, 0.08), small.shape).astype(np.float32)
     return (small > rng.uniform(0.35, 0.65)).astype(np.uint8) * 255
+
+
+def degrade_soft(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A high-resolution suit mask as a soft camera's ink score: tilted and stretched as
+    in :func:`degrade`, shrunk to a few pixels, blurred, then enlarged back to the size
+    a rectified corner gives it (the reader warps a small card up), low contrast and
+    noisy, and never thresholded (:func:`vision.glyphs.normalise_soft` reads it grey)."""
+    m = mask.astype(np.float32) / 255.0
+    h, w = m.shape
+    pad = max(h, w) // 2
+    m = cv2.copyMakeBorder(m, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    cx, cy = m.shape[1] / 2, m.shape[0] / 2
+    a = cv2.getRotationMatrix2D((cx, cy), rng.uniform(-20, 20), 1.0)
+    s = np.array([[rng.uniform(0.75, 1.35), rng.uniform(-0.12, 0.12), 0], [0, 1, 0]])
+    full = s @ np.vstack([a, [0, 0, 1]])
+    full[:, 2] += [cx - (full[:, :2] @ [cx, cy])[0], cy - (full[:, :2] @ [cx, cy])[1]]
+    m = cv2.warpAffine(m, full, (m.shape[1], m.shape[0]), flags=cv2.INTER_LINEAR)
+    native = rng.uniform(7, 26)
+    small = cv2.resize(m, None, fx=native / h, fy=native / h, interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), rng.uniform(0.3, 1.6))
+    up = rng.uniform(18, 26) / native
+    big = cv2.resize(small, None, fx=up, fy=up, interpolation=cv2.INTER_LINEAR)
+    big = big * rng.uniform(60, 180) + rng.normal(0, rng.uniform(0, 8), big.shape)
+    return np.clip(big, 0, 255).astype(np.uint8)
+
+
+def train_black(seed: int = 7, per_source: int = 60, epochs: int = 30) -> tuple[Mlp, float]:
+    """The black-suit head (spade or club from grey levels), and its accuracy on freshly
+    degraded glyphs. Its own random stream, so it can be rebuilt alone (``--black``)
+    without touching the rank and suit heads."""
+    rng = np.random.default_rng(seed + 1000)
+    suits = suit_sources()
+    xs, ys = [], []
+    for label, name in enumerate(BLACK_SUITS):
+        for m in suits[name]:
+            for _ in range(per_source):
+                g = glyphs.normalise_soft(degrade_soft(m, rng))
+                if g is not None:
+                    xs.append(g)
+                    ys.append(label)
+    head = fit(glyphs.features(np.stack(xs)), np.array(ys, np.int32), 2, 32, rng, epochs)
+    tx, ty = [], []
+    for label, name in enumerate(BLACK_SUITS):
+        for m in suits[name]:
+            g = glyphs.normalise_soft(degrade_soft(m, rng))
+            if g is not None:
+                tx.append(g)
+                ty.append(label)
+    acc = float((head.proba(glyphs.features(np.stack(tx))).argmax(1) == np.array(ty)).mean())
+    return head, acc
 
 
 def rank_sources(fonts: list[str] | None = None) -> dict[str, list[np.ndarray]]:
@@ -291,7 +346,8 @@ def train(
         "rank_heldout_acc": float((rank.proba(tx).argmax(1) == ty).mean()),
         "suit_heldout_acc": float((suit.proba(ux).argmax(1) == uy).mean()),
     }
-    return GlyphModel(rank, suit), stats
+    black, stats["black_heldout_acc"] = train_black(seed)
+    return GlyphModel(rank, suit, black=black), stats
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -300,9 +356,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--out", type=Path, default=DEFAULT_WEIGHTS)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument(
+        "--black",
+        action="store_true",
+        help="rebuild only the black-suit head, keeping the rank and suit heads of --out",
+    )
     args = ap.parse_args(argv)
     t0 = time.time()
-    model, stats = train(args.seed)
+    if args.black:
+        model = GlyphModel.load(args.out)
+        model.black, acc = train_black(args.seed)
+        stats = {"black_heldout_acc": acc}
+    else:
+        model, stats = train(args.seed)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     model.save(args.out)
     print(

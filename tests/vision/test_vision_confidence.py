@@ -7,6 +7,8 @@ import numpy as np
 import pytest
 
 from vision import CardDetector, render
+from vision.index import IndexGlyphs
+from vision.model import SUITS, GlyphModel
 from vision.pips import Pips
 from vision.reader import PIPS_CONTRADICT, PIPS_SHORT, SURE, CardReader, pip_cap
 from vision.synth import CardSpec, card_face, scene
@@ -74,3 +76,44 @@ def test_a_monochrome_camera_reads_red_cards_by_shape(card: str) -> None:
     dets = [d for d in CardDetector().detect(grey) if d.card]
     assert [d.card for d in dets] == [card]
     assert dets[0].confidence >= 0.8
+
+
+class FixedBlackHead:
+    """A black-suit head that always says the same (spade, club)."""
+
+    def __init__(self, spade: float) -> None:
+        self.q = np.array([[spade, 1 - spade]], np.float32)
+
+    def proba(self, x: np.ndarray) -> np.ndarray:
+        return np.repeat(self.q, len(x), axis=0)
+
+
+def soft_suit_glyph() -> IndexGlyphs:
+    score = np.zeros((24, 20), np.uint8)
+    cv2.circle(score, (10, 11), 7, 150, -1)
+    return IndexGlyphs(np.zeros((4, 4), np.uint8), np.zeros((4, 4), np.uint8), 0.0, suit_score=score)
+
+
+@pytest.mark.parametrize(
+    ("spade", "club", "head_spade", "best", "most"),
+    [
+        (0.78, 0.20, 0.95, "S", 0.78),  # agreeing: no surer than the shape head
+        (0.95, 0.03, 0.95, "S", 0.95),  # the shape head's own sure read stands
+        (0.60, 0.38, 0.05, "C", 0.60),  # a soft club chosen, no surer than the spade was
+        (0.95, 0.03, 0.2, "S", 0.95),  # a sharp spade outweighs a doubting grey head
+    ],
+)
+def test_the_black_suit_head_never_makes_a_suit_surer(
+    spade: float, club: float, head_spade: float, best: str, most: float
+) -> None:
+    model = GlyphModel.load()
+    model.black = FixedBlackHead(head_spade)  # type: ignore[assignment]
+    reader = CardReader(model)
+    ps = np.zeros((1, len(SUITS)), np.float32)
+    ps[0, SUITS.index("S")], ps[0, SUITS.index("C")] = spade, club
+    ps[0, SUITS.index("junk")] = 1 - spade - club
+    out = reader._with_black_head(ps, [soft_suit_glyph()])[0]
+    assert SUITS[int(out.argmax())] == best
+    assert out.max() <= most + 1e-6
+    assert out.sum() == pytest.approx(1.0)
+    assert out[SUITS.index("S")] + out[SUITS.index("C")] == pytest.approx(spade + club)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import cv2
@@ -11,7 +12,7 @@ from vision import CardDetector, synth
 from vision.learn_deck import learn_deck
 from vision.model import DEFAULT_WEIGHTS, RANKS, DeckGlyphs, GlyphModel, blend
 from vision.reader import CardReader
-from vision.train import train
+from vision.train import main, train
 
 
 def flat(face: np.ndarray) -> np.ndarray:
@@ -22,12 +23,25 @@ def test_shipped_weights_are_small_and_load() -> None:
     assert DEFAULT_WEIGHTS.stat().st_size < 1_000_000
     model = GlyphModel.load()
     assert model.rank.w1.shape[0] == model.suit.w1.shape[0]
+    assert model.black is not None and model.black.w1.shape[0] == model.suit.w1.shape[0]
+
+
+def test_rebuilding_the_black_suit_head_alone_keeps_the_other_heads(tmp_path: Path) -> None:
+    out = tmp_path / "g.npz"
+    shutil.copy(DEFAULT_WEIGHTS, out)
+    assert main(["--out", str(out), "--black", "--seed", "5"]) == 0
+    before, after = np.load(DEFAULT_WEIGHTS), np.load(out)
+    for key in before.files:
+        if not key.startswith("b_"):
+            assert np.array_equal(before[key], after[key]), key
+    assert not np.array_equal(before["b_w1"], after["b_w1"])  # rebuilt, from seed 5
 
 
 def test_training_script_rebuilds_a_working_model(tmp_path: Path) -> None:
     model, stats = train(seed=3, per_rank=6, per_suit=8, epochs=15)
     assert stats["rank_heldout_acc"] > 0.9
     assert stats["suit_heldout_acc"] > 0.9
+    assert stats["black_heldout_acc"] > 0.85
     model.save(tmp_path / "g.npz")
     reader = CardReader(GlyphModel.load(tmp_path / "g.npz"))
     cards = ["AS", "KH", "TD", "7C", "QS", "2H"]
