@@ -74,18 +74,19 @@ def order_quad(pts: np.ndarray) -> np.ndarray:
     pts = pts[np.argsort(ang)]
     # start at the corner nearest the top-left so the result is stable frame to frame
     start = int(np.argmin(pts.sum(axis=1)))
-    sides = _side_lengths(pts)
+    sides = side_lengths(pts)
     if sides[start] > sides[(start + 1) % 4]:
         start += 1
     return pts[[(start + k) % 4 for k in range(4)]]
 
 
-def _side_lengths(q: np.ndarray) -> np.ndarray:
-    """The lengths of an outline's sides q0q1, q1q2, q2q3 and q3q0, each to the last bit
-    what ``np.linalg.norm`` gives for that float32 side (each square rounded to float32,
-    then their sum, then the root), in one pass: outlines are measured by the thousand
-    a frame, and four calls cost four times the bookkeeping."""
-    d = q - q[[1, 2, 3, 0]]
+def side_lengths(poly: np.ndarray) -> np.ndarray:
+    """The lengths of a closed float32 polygon's sides (n x 2 points: side i runs from
+    point i to the next), each to the last bit what ``np.linalg.norm`` gives for that
+    side (each square rounded to float32, then their sum, then the root), in one pass:
+    outlines are measured by the thousand a frame, and a call per side costs its
+    bookkeeping each time."""
+    d = poly - np.concatenate((poly[1:], poly[:1]))
     d *= d
     return np.sqrt(d[:, 0] + d[:, 1])
 
@@ -398,7 +399,7 @@ def _fit_quad(contour: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
     if q_area <= 0 or area / q_area < cfg.min_solidity:
         return None
     q = order_quad(_refine(quad, contour.reshape(-1, 2).astype(np.float32)))
-    sides = _side_lengths(q)
+    sides = side_lengths(q)
     short = (sides[0] + sides[2]) / 2
     long = (sides[1] + sides[3]) / 2
     if short <= 0 or not cfg.min_aspect <= long / short <= cfg.max_aspect:
