@@ -163,10 +163,10 @@ def _blobs(ink: np.ndarray) -> tuple[list[Blob], np.ndarray]:
     card_w, card_h = w / CORNER_W, h / CORNER_H
     # table showing through a round corner: a small patch in the innermost corner (an
     # index printed tight to the corner also covers it, but reaches much further)
-    wedge = set(np.unique(labels[band : band + 2, band : band + 2]).tolist()) - {0}
+    wedge = set(labels[band : band + 2, band : band + 2].ravel().tolist()) - {0}
     out = []
-    for i in range(1, n):
-        x, y, bw, bh, area = (int(v) for v in stats[i])
+    # (the stats as Python ints at once: a numpy row read element by element costs more)
+    for i, (x, y, bw, bh, area) in enumerate(stats[1:n].tolist(), start=1):
         if i in wedge and max(bw, bh) < 0.07 * card_w:
             continue
         if x + bw >= w or y + bh >= h:  # cut off by the crop: part of the picture or a pip

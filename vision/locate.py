@@ -138,8 +138,7 @@ def edge_regions(small_bgr: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
     least = max(8, int(0.04 * max(h, w)))  # shorter than the smallest card: grain, pips
     n, labels, stats, _ = cv2.connectedComponentsWithStats(free, connectivity=8)
     pieces = []
-    for i in range(1, n):
-        x, y, cw, ch, _ = (int(v) for v in stats[i])
+    for i, (x, y, cw, ch, _) in enumerate(stats[1:n].tolist(), start=1):
         if min(cw, ch) < least:
             continue  # too small for a card: grain, a pip
         # Thin necks are cut: where a gap in a faint border lets a card's inside run out
@@ -335,9 +334,8 @@ def paper_masks(small_bgr: np.ndarray) -> list[np.ndarray]:
     paler wood or cloth.
     """
     hsv = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2HSV)
-    s = hsv[:, :, 1].astype(np.int16)
-    v = hsv[:, :, 2].astype(np.int16)
-    score = np.clip(v - s, 0, 255).astype(np.uint8)
+    s, v = (cv2.extractChannel(hsv, k) for k in (1, 2))
+    score = cv2.subtract(v, s)  # saturating: value less saturation, or 0
     t, _ = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # Otsu splits table from paper when both are present; never accept dim grey as paper
     t = max(t, 90)
@@ -367,8 +365,12 @@ def table_mask(small_bgr: np.ndarray) -> np.ndarray:
     tiny = cv2.resize(small_bgr, (max(1, w // 16), max(1, h // 16)), interpolation=cv2.INTER_AREA)
     k = min(11, max(3, (min(tiny.shape[:2]) // 3) | 1))
     bg = cv2.resize(cv2.medianBlur(tiny, k), (w, h), interpolation=cv2.INTER_LINEAR)
-    # saturating uint8 arithmetic: per-channel excess over the table, summed
-    score = cv2.transform(cv2.subtract(small_bgr, bg), np.ones((1, 3), np.float32))
+    # saturating uint8 arithmetic: per-channel excess over the table, summed (two
+    # saturating adds give what a float transform of the three rounds and saturates to,
+    # at a fraction of its cost)
+    excess = cv2.subtract(small_bgr, bg)
+    b, g, r = (cv2.extractChannel(excess, k) for k in range(3))
+    score = cv2.add(cv2.add(b, g), r)
     t, _ = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     return (score > max(t, 25)).astype(np.uint8) * 255
 
