@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from itertools import chain
 from pathlib import Path
+from statistics import median
 
 import cv2
 import numpy as np
@@ -246,12 +247,14 @@ class CardDetector:
         whole = [d for d in found if d.card]
         seen = {d.card for d in whole}
         out: list[Detection] = []
+        # each card read so far, grown as _holds grows it: grown once, not per hypothesis
+        held = [_grown(d.quad) for d in whole]
         tried = 0
         for q in hypotheses:
             if tried >= MAX_HYPOTHESES:
                 break
             corner = (float(q[0][0]), float(q[0][1]))
-            if any(_holds(d.quad, corner) for d in [*whole, *out]) or not keep(q):
+            if any(cv2.pointPolygonTest(g, corner, False) >= 0 for g in held) or not keep(q):
                 continue  # a corner of a card already read
             tried += 1
             m = card_map(q, CARD_SIZE)
@@ -259,6 +262,7 @@ class CardDetector:
             if res.card is not None and res.card not in seen and res.confidence >= CORNER_MIN:
                 seen.add(res.card)
                 out.append(Detection(q, res.card, res.confidence))
+                held.append(_grown(q))
         return out
 
     def _from_index_pairs(
@@ -360,14 +364,20 @@ SMALL_SHARE = 0.35
 
 def _too_small(group: list[Outline], read: list[Detection]) -> bool:
     areas = [cv2.contourArea(d.quad) for d in read if d.card]
-    return bool(areas) and cv2.contourArea(group[0]) < SMALL_SHARE * float(np.median(areas))
+    # (statistics.median: np.median's value, without its array set-up on a handful)
+    return bool(areas) and cv2.contourArea(group[0]) < SMALL_SHARE * median(areas)
 
 
 def _holds(quad: np.ndarray, point: tuple[float, float], margin: float = 0.1) -> bool:
     """``point`` lies inside the outline ``quad`` grown by ``margin`` of its size."""
+    return cv2.pointPolygonTest(_grown(quad, margin), point, False) >= 0
+
+
+def _grown(quad: np.ndarray, margin: float = 0.1) -> np.ndarray:
+    """The outline ``quad`` grown about its centre by ``margin`` of its size, as a
+    contour for ``cv2.pointPolygonTest``."""
     c = quad.mean(axis=0)
-    grown = (c + (quad - c) * (1 + margin)).astype(np.float32).reshape(-1, 1, 2)
-    return cv2.pointPolygonTest(grown, point, False) >= 0
+    return (c + (quad - c) * (1 + margin)).astype(np.float32).reshape(-1, 1, 2)
 
 
 def _within(quad: np.ndarray, card: np.ndarray) -> bool:

@@ -92,7 +92,9 @@ def ink_score(corner_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarra
     da = chans[1].astype(np.float32) - paper[1]
     db = chans[2].astype(np.float32) - paper[2]
     chroma = np.sqrt(da * da + db * db)
-    score = np.clip((paper[0] - lum) + 1.5 * chroma, 0, 255).astype(np.uint8)
+    score = (paper[0] - lum) + 1.5 * chroma
+    np.clip(score, 0, 255, out=score)
+    score = score.astype(np.uint8)
     t, _ = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     t = max(t, INK_FLOOR)
     ink = (score > t).astype(np.uint8)
@@ -164,10 +166,10 @@ def _blobs(ink: np.ndarray) -> tuple[list[Blob], np.ndarray]:
     card_w, card_h = w / CORNER_W, h / CORNER_H
     # table showing through a round corner: a small patch in the innermost corner (an
     # index printed tight to the corner also covers it, but reaches much further)
-    wedge = set(np.unique(labels[band : band + 2, band : band + 2]).tolist()) - {0}
+    wedge = set(labels[band : band + 2, band : band + 2].ravel().tolist()) - {0}
     out = []
-    for i in range(1, n):
-        x, y, bw, bh, area = (int(v) for v in stats[i])
+    # (the stats as Python ints at once: a numpy row read element by element costs more)
+    for i, (x, y, bw, bh, area) in enumerate(stats[1:n].tolist(), start=1):
         if i in wedge and max(bw, bh) < 0.07 * card_w:
             continue
         if x + bw >= w or y + bh >= h:  # cut off by the crop: part of the picture or a pip
@@ -218,7 +220,6 @@ def _index_in(
     """The index among ``blobs``, the blobs of one ink mask (``score`` above ``t``)."""
     if len(blobs) < 2:
         return None
-    lab = lab8.astype(np.float32)
     blobs.sort(key=lambda b: (b.y, b.x))
     card_w, card_h = ink.shape[1] / CORNER_W, ink.shape[0] / CORNER_H
     firsts = [b for b in blobs if b.x < RANK_MAX_X * card_w and b.y < RANK_MAX_Y * card_h]
@@ -258,14 +259,16 @@ def _index_in(
         if n_parts == 1 and _is_tight_ten(score[y0:y1, x0:x1], t):
             n_parts = 2
         suit = min(below, key=lambda b: (b.y - y1) + 2 * abs(b.cx - (x0 + x1) / 2))
-        rank_mask = np.isin(labels, [b.label for b in rank_parts])
+        rank_mask = labels == rank_parts[0].label
+        for b in rank_parts[1:]:
+            rank_mask |= labels == b.label
         suit_mask = labels == suit.label
         r_mask = rank_mask[y0:y1, x0:x1]
         s_mask = suit_mask[suit.y : suit.y1, suit.x : suit.x1]
-        inkpix = lab[rank_mask | suit_mask]
-        paperpix = lab[ink == 0]
-        redness = float(inkpix[:, 1].mean() - paperpix[:, 1].mean()) if len(paperpix) else 0.0
-        colourful = float(_chroma(inkpix) - _chroma(paperpix)) if len(paperpix) else 0.0
+        ink_ab = _a_b(lab8, rank_mask | suit_mask)
+        paper_ab = _a_b(lab8, ink == 0)
+        redness = float(ink_ab[0].mean() - paper_ab[0].mean()) if paper_ab[0].size else 0.0
+        colourful = float(_chroma(*ink_ab) - _chroma(*paper_ab)) if paper_ab[0].size else 0.0
         left_part, right_holed = None, True
         if len(rank_parts) >= 2:
             lb, rb = sorted(rank_parts, key=lambda k: k.x)[:2]
@@ -291,9 +294,16 @@ def _around(score: np.ndarray, blob: Blob, pad: int = 2) -> np.ndarray:
     return score[y0:y1, max(0, blob.x - pad) : min(w, blob.x1 + pad)]
 
 
-def _chroma(lab_pixels: np.ndarray) -> float:
-    """Mean colourfulness of Lab pixels (8-bit Lab: a* and b* centred on 128)."""
-    return float(np.hypot(lab_pixels[:, 1] - 128, lab_pixels[:, 2] - 128).mean())
+def _a_b(lab8: np.ndarray, where: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The a* and b* levels (as float32) of the 8-bit Lab pixels ``where`` is true, in
+    row order. Picked one channel at a time: numpy picks a 2-D mask's pixels out of a
+    3-channel image several times slower, and float32 is what the means are taken in."""
+    return lab8[..., 1][where].astype(np.float32), lab8[..., 2][where].astype(np.float32)
+
+
+def _chroma(a: np.ndarray, b: np.ndarray) -> float:
+    """Mean colourfulness of Lab pixels' a* and b* levels (8-bit Lab: centred on 128)."""
+    return float(np.hypot(a - 128, b - 128).mean())
 
 
 def corner_windows(size: tuple[int, int]) -> list[tuple[int, int, int, int]]:

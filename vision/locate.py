@@ -74,10 +74,21 @@ def order_quad(pts: np.ndarray) -> np.ndarray:
     pts = pts[np.argsort(ang)]
     # start at the corner nearest the top-left so the result is stable frame to frame
     start = int(np.argmin(pts.sum(axis=1)))
-    pts = np.roll(pts, -start, axis=0)
-    if np.linalg.norm(pts[0] - pts[1]) > np.linalg.norm(pts[1] - pts[2]):
-        pts = np.roll(pts, -1, axis=0)
-    return pts
+    sides = side_lengths(pts)
+    if sides[start] > sides[(start + 1) % 4]:
+        start += 1
+    return pts[[(start + k) % 4 for k in range(4)]]
+
+
+def side_lengths(poly: np.ndarray) -> np.ndarray:
+    """The lengths of a closed float32 polygon's sides (n x 2 points: side i runs from
+    point i to the next), each to the last bit what ``np.linalg.norm`` gives for that
+    side (each square rounded to float32, then their sum, then the root), in one pass:
+    outlines are measured by the thousand a frame, and a call per side costs its
+    bookkeeping each time."""
+    d = poly - np.concatenate((poly[1:], poly[:1]))
+    d *= d
+    return np.sqrt(d[:, 0] + d[:, 1])
 
 
 def white_balance(small_bgr: np.ndarray) -> np.ndarray:
@@ -94,7 +105,10 @@ def white_balance(small_bgr: np.ndarray) -> np.ndarray:
     gain = ref.max() / np.maximum(ref, 1.0)
     if gain.max() < 1.04:
         return small_bgr
-    return cv2.convertScaleAbs(small_bgr * gain.reshape(1, 1, 3).astype(np.float32))
+    # each channel's 256 levels scaled (in float32) and rounded once, then looked up:
+    # the same pixels as scaling the whole frame, without a float32 copy of it
+    levels = np.arange(256, dtype=np.float32)[:, None] * gain.reshape(1, 3).astype(np.float32)
+    return cv2.LUT(small_bgr, cv2.convertScaleAbs(levels).reshape(256, 1, 3))
 
 
 def edge_regions(small_bgr: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -124,8 +138,7 @@ def edge_regions(small_bgr: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
     least = max(8, int(0.04 * max(h, w)))  # shorter than the smallest card: grain, pips
     n, labels, stats, _ = cv2.connectedComponentsWithStats(free, connectivity=8)
     pieces = []
-    for i in range(1, n):
-        x, y, cw, ch, _ = (int(v) for v in stats[i])
+    for i, (x, y, cw, ch, _) in enumerate(stats[1:n].tolist(), start=1):
         if min(cw, ch) < least:
             continue  # too small for a card: grain, a pip
         # Thin necks are cut: where a gap in a faint border lets a card's inside run out
@@ -321,9 +334,8 @@ def paper_masks(small_bgr: np.ndarray) -> list[np.ndarray]:
     paler wood or cloth.
     """
     hsv = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2HSV)
-    s = hsv[:, :, 1].astype(np.int16)
-    v = hsv[:, :, 2].astype(np.int16)
-    score = np.clip(v - s, 0, 255).astype(np.uint8)
+    s, v = (cv2.extractChannel(hsv, k) for k in (1, 2))
+    score = cv2.subtract(v, s)  # saturating: value less saturation, or 0
     t, _ = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # Otsu splits table from paper when both are present; never accept dim grey as paper
     t = max(t, 90)
@@ -353,8 +365,12 @@ def table_mask(small_bgr: np.ndarray) -> np.ndarray:
     tiny = cv2.resize(small_bgr, (max(1, w // 16), max(1, h // 16)), interpolation=cv2.INTER_AREA)
     k = min(11, max(3, (min(tiny.shape[:2]) // 3) | 1))
     bg = cv2.resize(cv2.medianBlur(tiny, k), (w, h), interpolation=cv2.INTER_LINEAR)
-    # saturating uint8 arithmetic: per-channel excess over the table, summed
-    score = cv2.transform(cv2.subtract(small_bgr, bg), np.ones((1, 3), np.float32))
+    # saturating uint8 arithmetic: per-channel excess over the table, summed (two
+    # saturating adds give what a float transform of the three rounds and saturates to,
+    # at a fraction of its cost)
+    excess = cv2.subtract(small_bgr, bg)
+    b, g, r = (cv2.extractChannel(excess, k) for k in range(3))
+    score = cv2.add(cv2.add(b, g), r)
     t, _ = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     return (score > max(t, 25)).astype(np.uint8) * 255
 
@@ -385,8 +401,9 @@ def _fit_quad(contour: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
     if q_area <= 0 or area / q_area < cfg.min_solidity:
         return None
     q = order_quad(_refine(quad, contour.reshape(-1, 2).astype(np.float32)))
-    short = (np.linalg.norm(q[0] - q[1]) + np.linalg.norm(q[2] - q[3])) / 2
-    long = (np.linalg.norm(q[1] - q[2]) + np.linalg.norm(q[3] - q[0])) / 2
+    sides = side_lengths(q)
+    short = (sides[0] + sides[2]) / 2
+    long = (sides[1] + sides[3]) / 2
     if short <= 0 or not cfg.min_aspect <= long / short <= cfg.max_aspect:
         return None
     return q
@@ -399,8 +416,7 @@ def _refine(quad: np.ndarray, pts: np.ndarray) -> np.ndarray:
     pixels off; straight sides fitted by least squares are more exact, and an index
     printed close to the edge depends on that.
     """
-    ends = np.roll(quad, -1, axis=0)
-    sides = ends - quad
+    sides = quad[[1, 2, 3, 0]] - quad
     lengths = np.sqrt((sides.astype(np.float64) ** 2).sum(axis=1))
     if lengths.min() < 1:
         return quad
@@ -626,11 +642,26 @@ def _quads_in_regions(
 
 def _same_card(a: np.ndarray, b: np.ndarray) -> bool:
     """Two outlines of one card: each centre well inside the other, similar size."""
-    short = min(np.linalg.norm(a[0] - a[1]), np.linalg.norm(b[0] - b[1]))
-    if np.linalg.norm(a.mean(axis=0) - b.mean(axis=0)) > 0.3 * short:
+    return _alike(_measure(a), _measure(b))
+
+
+#: What :func:`_same_card` compares of an outline: its first side's length, its centre
+#: and its area.
+_Measure = tuple[np.float32, np.ndarray, float]
+
+
+def _measure(q: np.ndarray) -> _Measure:
+    """An outline's :data:`_Measure`: taken once for an outline compared with many (each
+    new outline of a frame with every card's first one)."""
+    return np.linalg.norm(q[0] - q[1]), q.mean(axis=0), cv2.contourArea(q)
+
+
+def _alike(a: _Measure, b: _Measure) -> bool:
+    """:func:`_same_card` of two measured outlines."""
+    short = min(a[0], b[0])
+    if np.linalg.norm(a[1] - b[1]) > 0.3 * short:
         return False
-    ra, rb = cv2.contourArea(a), cv2.contourArea(b)
-    return 0.6 < ra / max(rb, 1e-6) < 1.6
+    return 0.6 < a[2] / max(b[2], 1e-6) < 1.6
 
 
 def work_copy(frame_bgr: np.ndarray) -> tuple[np.ndarray, float]:
@@ -690,6 +721,7 @@ def find_candidates(
     # court card's picture, the part of a card above a shadow's edge): they never make
     # a bigger outline count as two cards merged
     weak: list[bool] = []
+    heads: list[_Measure] = []  # each group's first outline, measured
     by_blob: dict[int, list[Outline]] = {}
     for n, (items, s) in enumerate(found):
         for item, blob in items:
@@ -699,13 +731,15 @@ def find_candidates(
                     by_blob[blob].append(item.map(partial(_to_frame, s=s)))
                 continue
             q = _to_frame(item, s)
-            for g in groups:
-                if _same_card(g[0], q):
+            mq = _measure(q)
+            for g, head in zip(groups, heads, strict=True):
+                if _alike(head, mq):
                     g.append(q)
                     break
             else:
                 g = [q]
                 groups.append(g)
+                heads.append(mq)
                 weak.append(n == len(found) - 1)
             if blob is not None:
                 by_blob[blob] = g
@@ -789,7 +823,7 @@ def turned(quad: np.ndarray) -> np.ndarray:
     For an outline whose short side was picked wrong (a squashed, oblique view of a card,
     or a nearly square fit), so the reader can try it the other way round.
     """
-    return np.roll(np.asarray(quad, np.float32), -1, axis=0)
+    return np.asarray(quad, np.float32)[[1, 2, 3, 0]]
 
 
 def squareish(quad: np.ndarray, limit: float = 1.3) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.locate import order_quad
+from vision.locate import order_quad, side_lengths
 
 #: How far from a right angle a card corner may look (degrees): perspective and the
 #: rounding of the corner bend it.
@@ -30,10 +30,6 @@ _UPRIGHT = np.sign(
         np.array([[0, 0], [2, 0], [2, 3], [0, 3]], np.float32).reshape(-1, 1, 2), oriented=True
     )
 )
-
-
-def _unit(v: np.ndarray) -> np.ndarray:
-    return v / max(float(np.linalg.norm(v)), 1e-6)
 
 
 def corner_hypotheses(mask: np.ndarray, scale: float, short_side: float | None) -> list[np.ndarray]:
@@ -66,12 +62,13 @@ def corner_hypotheses(mask: np.ndarray, scale: float, short_side: float | None) 
         # the contour's own turning sense, to tell convex corners from notches
         sense = np.sign(cv2.contourArea(poly.reshape(-1, 1, 2), oriented=True))
         s_short = short_side * scale if short_side else np.sqrt(area / ASPECT) * 0.9
+        sides = side_lengths(poly).tolist()
         for i in range(n):
             p, a, b = poly[i], poly[i - 1], poly[(i + 1) % n]
             if near_edge(p):
                 continue  # where the frame cuts a region off: no card's corner
             va, vb = a - p, b - p
-            la, lb = float(np.linalg.norm(va)), float(np.linalg.norm(vb))
+            la, lb = sides[i - 1], sides[i]  # |va| and |vb|
             if min(la, lb) < 0.2 * s_short:
                 continue
             cos = float(np.dot(va, vb) / (la * lb))
@@ -80,7 +77,7 @@ def corner_hypotheses(mask: np.ndarray, scale: float, short_side: float | None) 
             cross = float(va[0] * vb[1] - va[1] * vb[0])
             if np.sign(cross) == sense:
                 continue  # a notch between two cards, not a card's corner
-            ua, ub = _unit(va), _unit(vb)
+            ua, ub = va / max(la, 1e-6), vb / max(lb, 1e-6)
             for short_u, long_u, l_short, l_long, cut_short, cut_long in (
                 (ua, ub, la, lb, near_edge(a), near_edge(b)),
                 (ub, ua, lb, la, near_edge(b), near_edge(a)),
@@ -124,7 +121,7 @@ def _square_chamfers(poly: np.ndarray) -> np.ndarray:
     n = len(poly)
     if n < 5:
         return poly
-    sides = [float(np.linalg.norm(poly[(i + 1) % n] - poly[i])) for i in range(n)]
+    sides = side_lengths(poly).tolist()
     out: list[np.ndarray] = []
     skip = set()
     for i in range(n):

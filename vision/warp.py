@@ -42,19 +42,24 @@ def fixed_point_maps(
     den = inv[2, 0] * xs + (inv[2, 1] * ys + inv[2, 2])
     den[np.abs(den) < 1e-9] = 1e-9
     sh, sw = src_shape[:2]
-    out = []
-    for row, limit in ((inv[0], sw), (inv[1], sh)):
+    # in place where numpy allows: two maps a warp, a dozen warps a frame, and a fresh
+    # array per step (and int16 casts through int32 temporaries) cost more than the sums
+    whole = np.empty((h, w, 2), np.int16)
+    fracs = []
+    for k, (row, limit) in enumerate(((inv[0], sw), (inv[1], sh))):
         f = row[0] * xs + (row[1] * ys + row[2])
         f /= den
         np.clip(f, -2, limit + 1, out=f)
         f *= _STEPS
-        out.append(np.rint(f).astype(np.int32))
-    ix, iy = out
-    whole = np.empty((h, w, 2), np.int16)
-    whole[..., 0] = ix >> _BITS
-    whole[..., 1] = iy >> _BITS
-    frac = ((iy & (_STEPS - 1)) * _STEPS + (ix & (_STEPS - 1))).astype(np.uint16)
-    return whole, frac
+        np.rint(f, out=f)
+        pos = f.astype(np.int32)
+        np.right_shift(pos, _BITS, out=whole[..., k], casting="unsafe")
+        pos &= _STEPS - 1
+        fracs.append(pos)
+    fx, fy = fracs
+    fy <<= _BITS  # the fraction index: y's 1/32 step times 32 plus x's
+    fy |= fx
+    return whole, fy.astype(np.uint16)
 
 
 def warp_perspective(
