@@ -32,8 +32,11 @@ RANK_TO_SUIT = 34.0
 INK_MIN = 64
 #: Stock round an index is at least this share of the brightest paper in view.
 STOCK_SHARE = 0.6
-#: At most this many pairs are read per frame (each hypothesis costs two reads).
-MAX_PAIRS = 24
+#: At most this many pairs are read per frame (each hypothesis costs two reads). Pairs
+#: come nearest first, and speckle (a webcam's noise, crumbs, a grained cloth) makes
+#: many near pairs: at 24 (until the seventh round) whole fans went unread behind them
+#: (later webcam scenes: 41 cards read at 24, 68 at 48, 85 at 96; 1, 2, 4 not in view).
+MAX_PAIRS = 96
 
 
 @dataclass(frozen=True)
