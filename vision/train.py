@@ -364,6 +364,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     t0 = time.time()
     if args.black:
+        if not args.out.is_file():
+            print(f"vision.train: --black keeps the other heads of {args.out}, which is not there")
+            return 2
         model = GlyphModel.load(args.out)
         model.black, acc = train_black(args.seed)
         stats = {"black_heldout_acc": acc}

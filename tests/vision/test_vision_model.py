@@ -7,6 +7,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from vision import CardDetector, synth
 from vision.learn_deck import learn_deck
@@ -35,6 +36,14 @@ def test_rebuilding_the_black_suit_head_alone_keeps_the_other_heads(tmp_path: Pa
         if not key.startswith("b_"):
             assert np.array_equal(before[key], after[key]), key
     assert not np.array_equal(before["b_w1"], after["b_w1"])  # rebuilt, from seed 5
+
+
+def test_rebuilding_the_black_head_onto_no_weights_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--out", str(tmp_path / "none.npz"), "--black"]) == 2
+    assert "not there" in capsys.readouterr().out
+    assert not (tmp_path / "none.npz").exists()
 
 
 def test_training_script_rebuilds_a_working_model(tmp_path: Path) -> None:
