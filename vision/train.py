@@ -164,12 +164,11 @@ def degrade_soft(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(big, 0, 255).astype(np.uint8)
 
 
-def train_black(seed: int = 7, per_source: int = 60, epochs: int = 30) -> tuple[Mlp, float]:
-    """The black-suit head (spade or club from grey levels), and its accuracy on freshly
-    degraded glyphs. Its own random stream, so it can be rebuilt alone (``--black``)
-    without touching the rank and suit heads."""
-    rng = np.random.default_rng(seed + 1000)
-    suits = suit_sources()
+def soft_set(
+    suits: dict[str, list[np.ndarray]], rng: np.random.Generator, per_source: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Features and labels (:data:`BLACK_SUITS`) of ``per_source`` soft glyphs of each
+    spade and club source, framed by :func:`vision.glyphs.normalise_soft`."""
     xs, ys = [], []
     for label, name in enumerate(BLACK_SUITS):
         for m in suits[name]:
@@ -178,16 +177,19 @@ def train_black(seed: int = 7, per_source: int = 60, epochs: int = 30) -> tuple[
                 if g is not None:
                     xs.append(g)
                     ys.append(label)
-    head = fit(glyphs.features(np.stack(xs)), np.array(ys, np.int32), 2, 32, rng, epochs)
-    tx, ty = [], []
-    for label, name in enumerate(BLACK_SUITS):
-        for m in suits[name]:
-            g = glyphs.normalise_soft(degrade_soft(m, rng))
-            if g is not None:
-                tx.append(g)
-                ty.append(label)
-    acc = float((head.proba(glyphs.features(np.stack(tx))).argmax(1) == np.array(ty)).mean())
-    return head, acc
+    return glyphs.features(np.stack(xs)), np.array(ys, np.int32)
+
+
+def train_black(seed: int = 7, per_source: int = 60, epochs: int = 30) -> tuple[Mlp, float]:
+    """The black-suit head (spade or club from grey levels), and its accuracy on freshly
+    degraded glyphs. Its own random stream, so it can be rebuilt alone (``--black``)
+    without touching the rank and suit heads."""
+    rng = np.random.default_rng(seed + 1000)
+    suits = suit_sources()
+    x, y = soft_set(suits, rng, per_source)
+    head = fit(x, y, 2, 32, rng, epochs)
+    tx, ty = soft_set(suits, rng, 1)
+    return head, float((head.proba(tx).argmax(1) == ty).mean())
 
 
 def rank_sources(fonts: list[str] | None = None) -> dict[str, list[np.ndarray]]:
