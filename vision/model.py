@@ -158,8 +158,3 @@ class GlyphModel:
         if e is not None and len(e.suit_y):
             p = blend(p, x, e.suit_x, e.suit_y)
         return p
-
-    def black_proba(self, x: np.ndarray) -> np.ndarray | None:
-        """Spade and club probabilities (:data:`BLACK_SUITS`) of grey suit glyphs'
-        features; None for weights trained before the head existed."""
-        return None if self.black is None else self.black.proba(x)

@@ -249,13 +249,16 @@ class CardReader:
         head on a soft club's spade and an eight of clubs read as a sure 8S; allowed to
         firm a read up to 0.85, it lifted a picture's ornament over the tracker's 0.5
         as a ten of clubs."""
-        soft = [None if f.suit_score is None else glyphs.normalise_soft(f.suit_score) for f in found]
+        head = self.model.black
+        if head is None:  # weights from before the head
+            return ps
+        soft = [
+            None if f.suit_score is None else glyphs.normalise_soft(f.suit_score) for f in found
+        ]
         rows = [i for i, g in enumerate(soft) if g is not None]
         if not rows:
             return ps
-        q = self.model.black_proba(glyphs.features(np.stack([soft[i] for i in rows])))
-        if q is None:
-            return ps
+        q = head.proba(glyphs.features(np.stack([soft[i] for i in rows])))
         ps = ps.copy()
         cols = [SUITS.index(name) for name in BLACK_SUITS]
         for i, qi in zip(rows, q, strict=True):
