@@ -13,9 +13,11 @@ resident memory with vision loaded. A baseline runs in the same process on the s
 frames for comparison: the same outlines read by plain template matching against the
 rendered index glyphs (the classic contour-and-template approach).
 Ends with one summary line: ``vision found=… both_right_pct=… wrong_sure=… median_ms=…``
-for singles, ``vision_scenes cards=… right_pct=… wrong=… wrong_sure=…`` for scenes
-(``wrong_sure``: wrong reads at confidence ≥ 0.9, which should never happen;
-``right_doubted``: right reads below 0.5, which the tracker would not yet count).
+for singles, ``vision_scenes cards=… right_pct=… wrong=… wrong_sure=… counted_pct=…
+wrong_counted=…`` for scenes (``wrong_sure``: wrong reads at confidence ≥ 0.9, which
+should never happen; ``right_doubted``: right reads below 0.5, which the tracker would not
+yet count; ``counted_pct`` and ``wrong_counted``: the right and the wrong reads at 0.5 or
+more, those the tracker counts: a wrong one there is a card the referee would see played).
 """
 
 from __future__ import annotations
@@ -43,6 +45,10 @@ from vision.index import corners, find_index  # noqa: E402
 from vision.locate import find_quads, rectify  # noqa: E402
 from vision.model import RANKS, SUITS  # noqa: E402
 from vision.reader import SURE  # noqa: E402
+from vision.tracker import TrackerConfig  # noqa: E402
+
+#: The confidence from which the tracker counts a read (a card seen on a spot).
+COUNTED = TrackerConfig().min_confidence
 
 LABEL = re.compile(r"^(10|[AKQJT98765432])([SHDC])", re.IGNORECASE)
 
@@ -197,8 +203,11 @@ def bench_scenes(
     show: bool,
 ) -> str:
     """Several cards per photo: per scene, the labelled cards read (right), the cards read
-    that are not there (wrong), and those wrong reads the reader was sure of."""
+    that are not there (wrong), and those wrong reads the reader was sure of; and how
+    many of each the tracker would count (read at 0.5 or more: ``counted_pct``,
+    ``wrong_counted``), since a read below that only marks a zone as taken."""
     cards = right = wrong = wrong_sure = base_right = base_wrong = 0
+    counted = wrong_counted = 0
     times = []
     for name, truth_list in labels.items():
         img = load_frame(folder / name)
@@ -213,6 +222,8 @@ def bench_scenes(
         right += len(truth & read.keys())
         wrong += len(bad)
         wrong_sure += sum(v >= SURE for v in bad.values())
+        counted += sum(read[c] >= COUNTED for c in truth & read.keys())
+        wrong_counted += sum(v >= COUNTED for v in bad.values())
         base = set(baseline.read_all(img))
         base_right += len(truth & base)
         base_wrong += len(base - truth)
@@ -227,7 +238,8 @@ def bench_scenes(
     print(f"median {med:.2f} ms per frame (one thread)")
     return (
         f"vision_scenes scenes={len(times)} cards={cards} right_pct={pct(right):.1f} wrong={wrong} "
-        f"wrong_sure={wrong_sure} median_ms={med:.2f} rss_mb={rss_mb():.0f} "
+        f"wrong_sure={wrong_sure} counted_pct={pct(counted):.1f} wrong_counted={wrong_counted} "
+        f"median_ms={med:.2f} rss_mb={rss_mb():.0f} "
         f"baseline_right_pct={pct(base_right):.1f} baseline_wrong={base_wrong}"
     )
 

@@ -151,6 +151,9 @@ class CardDetector:
             det = self._read_group(frame_bgr, [turned(q) for q in outlines(group)])
             if det.card is not None:
                 out = [d for d in out if d.quad is not group[0]] + [det]
+        # an outline that read as nothing, even one dropped just below as the table's
+        # (a knit cloth's folds outline cards and the cloth together)
+        gaps = any(d.card is None for d in out)
         out = [d for d in out if d.card or id(d.quad) not in shape_only]
         if not any(d.card for d in out):
             out += self._from_border_lines(frame_bgr, small)
@@ -166,11 +169,15 @@ class CardDetector:
         if any(d.card for d in out) and any(d.card is None for d in out):
             # an outline that reads as nothing beside cards that read: maybe cards lying
             # half covered by the next, whose visible index may still be read (a frame
-            # whose outlines all read is not searched: the live camera's usual frame)
+            # whose outlines all read surely is not searched: the live camera's usual one)
             out += self._from_index_pairs(frame_bgr, out, CORNER_MIN)
         elif out and not any(d.confidence >= CORNER_MIN for d in out if d.card):
             # nothing read as surely as the tracker counts: maybe a pile outlined as one
             out = self._pile_as_one(frame_bgr, out)
+        elif gaps or any(d.confidence < CORNER_MIN for d in out if d.card):
+            # the same where the unread outline was dropped as the table's, or a card read
+            # only weakly: cards on a knit cloth, outlined together with its folds
+            out = self._beside_sure_cards(frame_bgr, out)
         if small is not None and self.plane is not None:
             full = self.plane
             out = [
@@ -314,6 +321,25 @@ class CardDetector:
         if not pairs:
             return found
         kept = [d for d in found if not any(_holds(d.quad, p.center, 0.0) for p in pairs)]
+        return kept + pairs
+
+    def _beside_sure_cards(
+        self, frame_bgr: np.ndarray, found: list[Detection]
+    ) -> list[Detection]:
+        """The corner indices outside the cards read surely, searched as in
+        :meth:`_pile_as_one`: a weak read (a knit cloth's fold outlined with half a card)
+        hides no index, and one that holds a card so found, or reads as one, is dropped."""
+        sure = [d for d in found if d.card and d.confidence >= CORNER_MIN]
+        pairs = self._from_index_pairs(frame_bgr, sure, CORNER_MIN)
+        if not pairs:
+            return found
+        cards = {p.card for p in pairs}
+        kept = [
+            d
+            for d in found
+            if any(d is s for s in sure)
+            or (d.card not in cards and not any(_holds(d.quad, p.center, 0.0) for p in pairs))
+        ]
         return kept + pairs
 
     def _overlapped(

@@ -86,18 +86,21 @@ def ink_blobs(frame_bgr: np.ndarray, on_stock: bool = True) -> tuple[list[InkBlo
     # an index is printed on card stock, among the brightest things in view; speckle on
     # a darker table is not looked at
     paper = percentile(grey[::4, ::4], 98)
-    out = []
-    for i in range(1, n):
-        x, y, bw, bh, area = (int(v) for v in stats[i])
-        if on_stock and stock[int(cents[i][1]), int(cents[i][0])] < STOCK_SHARE * paper:
-            continue
-        if not (GLYPH_MIN <= max(bw, bh) <= GLYPH_MAX) or min(bw, bh) < 3:
-            continue
-        if x == 0 or y == 0 or x + bw >= sw or y + bh >= sh:
-            continue  # cut by the frame: not a whole glyph
-        if area < 0.15 * bw * bh:
-            continue  # a thin frame line or a picture's hatching
-        out.append(InkBlob(float(cents[i][0]), float(cents[i][1]), bw, bh, area))
+    # every component measured at once (a webcam's speckle makes a thousand of them)
+    x, y, bw, bh, area = (stats[1:, k] for k in range(5))
+    long, short = np.maximum(bw, bh), np.minimum(bw, bh)
+    keep = (GLYPH_MIN <= long) & (long <= GLYPH_MAX) & (short >= 3)
+    # cut by the frame: not a whole glyph
+    keep &= (x > 0) & (y > 0) & (x + bw < sw) & (y + bh < sh)
+    keep &= area >= 0.15 * bw * bh  # else a thin frame line or a picture's hatching
+    cx, cy = cents[1:, 0], cents[1:, 1]
+    if on_stock:
+        at = stock[cy.astype(np.intp), cx.astype(np.intp)]
+        keep &= at >= STOCK_SHARE * paper
+    out = [
+        InkBlob(float(cx[i]), float(cy[i]), int(bw[i]), int(bh[i]), int(area[i]))
+        for i in np.flatnonzero(keep)
+    ]
     return out, scale
 
 

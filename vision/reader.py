@@ -209,6 +209,11 @@ def _sure(reads: list[CornerRead]) -> bool:
     return len(texts) == 1 and min(r.confidence for r in reads) >= SURE and reads[0].rank != "junk"
 
 
+#: Where the shape head and the grey (black-suit) head choose different black suits, the
+#: surer of the two gets at most this share of their mass.
+DISPUTED = 0.55
+
+
 class CardReader:
     """Turns a rectified upright card image into a :class:`CardRead`."""
 
@@ -268,6 +273,11 @@ class CardReader:
             split = mass * weighed / max(float(weighed.sum()), 1e-12)
             top = int(split.argmax())
             most = float(black.max())
+            if int(qi.argmax()) != int(black.argmax()):
+                # the two heads choose different suits: an even split, so the read is
+                # doubted and the tracker waits (a soft club the shape head is sure is a
+                # spade, or a spade the grey head takes for a club)
+                most = min(most, DISPUTED * mass)
             if split[top] > most:
                 split[top] = most
                 split[1 - top] = mass - most

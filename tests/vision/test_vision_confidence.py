@@ -10,8 +10,9 @@ from vision import CardDetector, render
 from vision.index import IndexGlyphs
 from vision.model import SUITS, GlyphModel
 from vision.pips import Pips
-from vision.reader import PIPS_CONTRADICT, PIPS_SHORT, SURE, CardReader, pip_cap
+from vision.reader import DISPUTED, PIPS_CONTRADICT, PIPS_SHORT, SURE, CardReader, pip_cap
 from vision.synth import CardSpec, card_face, scene
+from vision.tracker import TrackerConfig
 
 
 def pips(count: int) -> Pips:
@@ -100,7 +101,7 @@ def soft_suit_glyph() -> IndexGlyphs:
         (0.78, 0.20, 0.95, "S", 0.78),  # agreeing: no surer than the shape head
         (0.95, 0.03, 0.95, "S", 0.95),  # the shape head's own sure read stands
         (0.60, 0.38, 0.05, "C", 0.60),  # a soft club chosen, no surer than the spade was
-        (0.95, 0.03, 0.2, "S", 0.95),  # a sharp spade outweighs a doubting grey head
+        (0.95, 0.03, 0.2, "S", 0.95),  # a sharp spade outweighs a doubting grey head...
     ],
 )
 def test_the_black_suit_head_never_makes_a_suit_surer(
@@ -117,3 +118,32 @@ def test_the_black_suit_head_never_makes_a_suit_surer(
     assert out.max() <= most + 1e-6
     assert out.sum() == pytest.approx(1.0)
     assert out[SUITS.index("S")] + out[SUITS.index("C")] == pytest.approx(spade + club)
+
+
+@pytest.mark.parametrize(
+    ("spade", "club", "head_spade", "best"),
+    [
+        (0.95, 0.03, 0.2, "S"),  # ...but is doubted: the grey head sees a club
+        (0.60, 0.38, 0.05, "C"),  # a soft club chosen over the shape head, doubted too
+        (0.10, 0.85, 0.8, "C"),  # the other way round: a club the grey head takes for a spade
+    ],
+)
+def test_heads_that_choose_different_black_suits_leave_the_suit_doubted(
+    spade: float, club: float, head_spade: float, best: str
+) -> None:
+    """Where the shape head and the grey head choose different suits (the commonest
+    wrong read the tracker counted: a webcam's soft club as a spade), neither wins
+    surely: the surer suit keeps at most DISPUTED of the two suits' mass, so one
+    corner's read stays below the tracker's 0.5 and it waits for a better frame."""
+    model = GlyphModel.load()
+    model.black = FixedBlackHead(head_spade)  # type: ignore[assignment]
+    reader = CardReader(model)
+    ps = np.zeros((1, len(SUITS)), np.float32)
+    ps[0, SUITS.index("S")], ps[0, SUITS.index("C")] = spade, club
+    ps[0, SUITS.index("junk")] = 1 - spade - club
+    out = reader._with_black_head(ps, [soft_suit_glyph()])[0]
+    assert SUITS[int(out.argmax())] == best
+    assert out.max() <= DISPUTED * (spade + club) + 1e-6
+    assert out.sum() == pytest.approx(1.0)
+    # a corner read as sure as a rank can be, with this suit: not counted
+    assert 0.8 * out.max() < TrackerConfig().min_confidence

@@ -153,3 +153,61 @@ def test_crumbs_on_the_table_do_not_crowd_out_a_fans_indices() -> None:
     img, detector = fan_outlined_as_one(crumbs=40)
     dets = {d.card for d in detector.detect(img) if d.card}
     assert dets == set(FAN)
+
+
+def test_a_pile_read_weakly_beside_a_card_read_surely_is_searched_for_indices() -> None:
+    """A knit cloth outlines a card together with its folds: the outline reads weakly
+    (here a fan outlined as one, read as 3D at 0.25) while another card on the table
+    reads surely. The indices outside the sure card are searched, and the weak outline
+    holding the cards they read is dropped. (Until the eighth round only a frame with an
+    outline read as nothing, or with nothing read surely, was searched.)"""
+    img, detector = fan_outlined_as_one()
+    sure = CardSpec("AS", (1080, 520), 260, -4.0)
+    lone, placed = scene([sure], seed=4, glare=False, table_colour=(190, 200, 205))
+    ace = order_quad(placed[0].quad.astype(np.float32))
+    x, y, w, h = cv2.boundingRect(ace.astype(np.int32))
+    img[y : y + h, x : x + w] = lone[y : y + h, x : x + w]
+    fan_outline = detector._candidates
+    weak_read = detector._read_group  # the fan's: 3D at 0.25
+    sharp_read = CardDetector()._read_group
+
+    def with_the_ace(frame, masks, weak):  # noqa: ANN001, ANN202
+        groups, plane = fan_outline(frame, masks, weak)
+        weak.append(False)
+        return [*groups, [ace]], plane
+
+    def read(frame, group):  # noqa: ANN001, ANN202
+        return (sharp_read if group[0] is ace else weak_read)(frame, group)
+
+    detector._candidates = with_the_ace  # type: ignore[method-assign]
+    detector._read_group = read  # type: ignore[method-assign]
+    dets = {d.card: d.confidence for d in detector.detect(img) if d.card}
+    assert dets.get("AS", 0.0) >= 0.9
+    assert "3D" not in dets
+    assert len(set(dets) & set(FAN)) >= 3
+    assert set(dets) <= {*FAN, "AS"}
+
+
+def test_a_fan_beside_a_card_read_surely_and_a_piece_of_table_is_searched() -> None:
+    """A fan with no outline of its own, a card read surely and an outline only the
+    shape sources found that reads as nothing (a knit cloth's fold): that outline is
+    dropped as the table's, and the fan's indices are still searched."""
+    img, _ = fan_outlined_as_one()
+    lone, placed = scene(
+        [CardSpec("AS", (1080, 520), 260, -4.0)], seed=4, glare=False, table_colour=(190, 200, 205)
+    )
+    ace = order_quad(placed[0].quad.astype(np.float32))
+    x, y, w, h = cv2.boundingRect(ace.astype(np.int32))
+    img[y : y + h, x : x + w] = lone[y : y + h, x : x + w]
+    fold = order_quad(np.array([[80, 700], [300, 690], [310, 900], [90, 910]], np.float32))
+    detector = CardDetector()
+
+    def ace_and_fold(frame, masks, weak):  # noqa: ANN001, ANN202
+        weak += [False, True]  # the fold: found by the shape sources alone
+        return [[ace], [fold]], None
+
+    detector._candidates = ace_and_fold  # type: ignore[method-assign]
+    dets = {d.card: d.confidence for d in detector.detect(img) if d.card}
+    assert dets.get("AS", 0.0) >= 0.9
+    assert len(set(dets) & set(FAN)) >= 3
+    assert set(dets) <= {*FAN, "AS"}
