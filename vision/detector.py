@@ -12,7 +12,14 @@ import cv2
 import numpy as np
 
 from vision.index import corner_windows
-from vision.index_pairs import MAX_PAIRS, card_from_pair, index_pairs, ink_blobs, outline
+from vision.index_pairs import (
+    MAX_PAIRS,
+    SEARCH_SIZE,
+    card_from_pair,
+    index_pairs,
+    ink_blobs,
+    outline,
+)
 from vision.levels import percentile
 from vision.locate import (
     WORK_SIZE,
@@ -159,6 +166,10 @@ class CardDetector:
             out += self._from_border_lines(frame_bgr, small)
         if not any(d.card for d in out):
             out += self._from_index_pairs(frame_bgr, out, 0.0)[:1]
+        if not any(d.card for d in out):
+            # a close-up: its index is too big for the search's working copy (the
+            # stock round a glyph is judged within a window narrower than it)
+            out += self._from_index_pairs(frame_bgr, out, 0.0, SEARCH_SIZE // 2)[:1]
         # the last resort, a dark deck: where a card read as its negative, or nothing
         # read as surely as the tracker counts
         if self._dark_deck or not any(d.card and d.confidence >= CORNER_MIN for d in out):
@@ -273,14 +284,18 @@ class CardDetector:
         return out
 
     def _from_index_pairs(
-        self, frame_bgr: np.ndarray, found: list[Detection], least: float
+        self,
+        frame_bgr: np.ndarray,
+        found: list[Detection],
+        least: float,
+        size: int = SEARCH_SIZE,
     ) -> list[Detection]:
         """Cards found by a corner index alone (:mod:`vision.index_pairs`) outside the
         cards already read: the best read of each pair of blobs (either way up), each
         blob and each card used once, surest first; never "sure"."""
         whole = [d for d in found if d.card]
         seen = {d.card for d in whole}
-        blobs, scale = ink_blobs(frame_bgr, on_stock=bool(whole))
+        blobs, scale = ink_blobs(frame_bgr, on_stock=bool(whole), size=size)
         # ink on a card already read is its index, its pips or its picture
         blobs = [
             b

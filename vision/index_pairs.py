@@ -57,7 +57,9 @@ class InkBlob:
     area: int
 
 
-def ink_blobs(frame_bgr: np.ndarray, on_stock: bool = True) -> tuple[list[InkBlob], float]:
+def ink_blobs(
+    frame_bgr: np.ndarray, on_stock: bool = True, size: int = SEARCH_SIZE
+) -> tuple[list[InkBlob], float]:
     """Compact ink blobs darker than the stock round them, and the working scale;
     ``on_stock`` keeps only those on stock about as bright as the brightest paper in
     view (where cards are read already, the rest is mostly table: speckle there costs a
@@ -67,7 +69,7 @@ def ink_blobs(frame_bgr: np.ndarray, on_stock: bool = True) -> tuple[list[InkBlo
     brightness (the grey closed over a window wider than any glyph), so a dim photo's
     index stands out as well as a bright one's."""
     h, w = frame_bgr.shape[:2]
-    scale = min(1.0, SEARCH_SIZE / max(h, w))
+    scale = min(1.0, size / max(h, w))
     small = cv2.resize(
         frame_bgr, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA
     )

@@ -224,6 +224,27 @@ def test_a_card_with_no_outline_in_view_is_read_by_its_index(
     assert dets[0].confidence < 0.9  # one index, nothing else to check it: never "sure"
 
 
+@pytest.mark.parametrize(("card", "turn"), [("5D", 0), ("KS", 1), ("9C", 2)])
+def test_an_index_a_fifth_of_the_frame_tall_is_read(
+    detector: CardDetector, card: str, turn: int
+) -> None:
+    """Closer still: the frame shows the card's top-left quarter, its index a fifth of
+    the frame tall, too big for the index search's working copy (its glyphs are
+    judged against the stock within a window narrower than they are). Nothing else
+    reads, so the search is run once more at half that size."""
+    face = card_face(card)
+    h, w = face.shape[:2]
+    part = np.rot90(face[int(0.02 * h) : int(0.32 * h), int(0.03 * w) : int(0.6 * w)], turn)
+    img = cv2.resize(part, (1280, 960) if part.shape[1] > part.shape[0] else (960, 1280))
+    shade = np.linspace(0.6, 0.95, img.shape[1])[None, :, None]  # a dim, shaded photo
+    img = camera(
+        np.clip(img * shade, 0, 255).astype(np.uint8), np.random.default_rng(turn), glare=False
+    )
+    dets = [d for d in detector.detect(img) if d.card]
+    assert [d.card for d in dets] == [card]
+    assert dets[0].confidence < 0.9
+
+
 #: Four dark cards side by side, each touching the next: one blob in the negative.
 TOUCHING_ROW = (
     ("2S", (330, 470), 8),

@@ -12,14 +12,16 @@ in_part = SPLIT["in_part"]
 
 NAMES = {
     # white phone deck: early, inner-late (from 20:00), moved from the held-out part to
-    # development (20:05 to 20:13), held out (from 20:13)
+    # development (20:05 to 20:14), held out (from 20:14)
     "2C_IMG_20220921_194205_jpg.jpg": "dev-early",
     "2C_IMG_20220921_200020_jpg.jpg": "dev-late",
     "2C_IMG_20220921_200547_jpg.jpg": "dev-moved",
     "2C_IMG_20220921_200959_jpg.jpg": "dev-moved",
     "2C_IMG_20220921_201000_jpg.jpg": "dev-moved",
     "2C_IMG_20220921_201259_jpg.jpg": "dev-moved",
-    "2C_IMG_20220921_201300_jpg.jpg": "held",
+    "2C_IMG_20220921_201300_jpg.jpg": "dev-moved",
+    "2C_IMG_20220921_201359_jpg.jpg": "dev-moved",
+    "2C_IMG_20220921_201400_jpg.jpg": "held",
     # black-and-gold deck: early, inner-late (from 7770), held out (from 7790)
     "2D_IMG_7751_JPG.jpg": "dev-early",
     "multi_IMG_7775_JPG.jpg": "dev-late",
