@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from vision import CardDetector
+from vision.detector import Detection, _misshapen
 from vision.locate import order_quad
 from vision.overlap import corner_hypotheses
 from vision.reader import CardRead
@@ -209,5 +210,30 @@ def test_a_fan_beside_a_card_read_surely_and_a_piece_of_table_is_searched() -> N
     detector._candidates = ace_and_fold  # type: ignore[method-assign]
     dets = {d.card: d.confidence for d in detector.detect(img) if d.card}
     assert dets.get("AS", 0.0) >= 0.9
+    assert len(set(dets) & set(FAN)) >= 3
+    assert set(dets) <= {*FAN, "AS"}
+
+
+def test_a_misshapen_outline_read_surely_hides_no_index() -> None:
+    """An outline that starts at one card's corner and runs over a pile (opposite sides
+    three times unlike: no card seen whole is so shaped) may read surely as that card,
+    but it is no card's region: the indices inside it are searched, and it is kept."""
+    img, _ = fan_outlined_as_one()
+    corner = np.array([1100, 300], np.float32)
+    sprawl = np.array([corner, [1110, 420], [420, 900], [400, 60]], np.float32)
+    assert _misshapen(sprawl)
+    detector = CardDetector()
+
+    def sprawling(frame, masks, weak):  # noqa: ANN001, ANN202
+        weak.append(False)
+        return [[sprawl]], None
+
+    def read(frame, group):  # noqa: ANN001, ANN202
+        return Detection(group[0], "AS", 0.93)  # its corner: the ace's, read whole
+
+    detector._candidates = sprawling  # type: ignore[method-assign]
+    detector._read_group = read  # type: ignore[method-assign]
+    dets = {d.card: d.confidence for d in detector.detect(img) if d.card}
+    assert dets.get("AS") == pytest.approx(0.93)
     assert len(set(dets) & set(FAN)) >= 3
     assert set(dets) <= {*FAN, "AS"}
