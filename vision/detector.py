@@ -159,8 +159,9 @@ class CardDetector:
             if det.card is not None:
                 out = [d for d in out if d.quad is not group[0]] + [det]
         # an outline that read as nothing, even one dropped just below as the table's
-        # (a knit cloth's folds outline cards and the cloth together)
-        gaps = any(d.card is None for d in out)
+        # (a knit cloth's folds outline cards and the cloth together), if it is as
+        # bright as the cards read (a stretch of darker table holds no index)
+        gaps = _pale_gaps(frame_bgr, out)
         out = [d for d in out if d.card or id(d.quad) not in shape_only]
         if not any(d.card for d in out):
             out += self._from_border_lines(frame_bgr, small)
@@ -424,6 +425,33 @@ def _misshapen(quad: np.ndarray) -> bool:
     return max(s[0], s[2]) > MISSHAPEN * min(s[0], s[2]) or max(s[1], s[3]) > MISSHAPEN * min(
         s[1], s[3]
     )
+
+
+#: An unread outline whose inside is at least this share of the read cards' brightness
+#: may hold cards (stock); a darker one is table.
+PALE_SHARE = 0.8
+
+
+def _pale_gaps(frame_bgr: np.ndarray, found: list[Detection]) -> bool:
+    """Whether an outline that read as nothing is about as bright inside (its median) as
+    the cards read: pale like stock, so cards may lie there (a rendered table's grain outlined
+    beside four cards read is darker, and needs no search)."""
+    unread = [d for d in found if d.card is None]
+    read = [d for d in found if d.card]
+    if not unread or not read:
+        return bool(unread)
+    step = 8
+    grey = cv2.cvtColor(frame_bgr[::step, ::step], cv2.COLOR_BGR2GRAY)
+
+    def inside(d: Detection) -> float:
+        mask = np.zeros(grey.shape, np.uint8)
+        cv2.fillPoly(mask, [np.round(d.quad / step).astype(np.int32)], 1)
+        inner = grey[mask > 0]
+        # the median: stock is most of a card (ink, pips and pictures the rest)
+        return float(np.median(inner)) if inner.size else 0.0
+
+    cards = float(np.median([inside(d) for d in read]))
+    return any(inside(d) >= PALE_SHARE * cards for d in unread)
 
 
 def _too_small(group: list[Outline], read: list[Detection]) -> bool:

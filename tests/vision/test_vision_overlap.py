@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from vision import CardDetector
-from vision.detector import Detection, _misshapen
+from vision.detector import Detection, _misshapen, _pale_gaps
 from vision.locate import order_quad
 from vision.overlap import corner_hypotheses
 from vision.reader import CardRead
@@ -191,8 +191,10 @@ def test_a_pile_read_weakly_beside_a_card_read_surely_is_searched_for_indices() 
 
 def test_a_fan_beside_a_card_read_surely_and_a_piece_of_table_is_searched() -> None:
     """A fan with no outline of its own, a card read surely and an outline only the
-    shape sources found that reads as nothing (a knit cloth's fold): that outline is
-    dropped as the table's, and the fan's indices are still searched."""
+    shape sources found that reads as nothing (a pale knit cloth's fold): that outline
+    is dropped as the table's, and the fan's indices are still searched, since it is
+    about as pale inside as the card read (a darker one is table, and is not searched:
+    the rendered four-card tables' grain)."""
     img, _ = fan_outlined_as_one()
     lone, placed = scene(
         [CardSpec("AS", (1080, 520), 260, -4.0)], seed=4, glare=False, table_colour=(190, 200, 205)
@@ -200,7 +202,9 @@ def test_a_fan_beside_a_card_read_surely_and_a_piece_of_table_is_searched() -> N
     ace = order_quad(placed[0].quad.astype(np.float32))
     x, y, w, h = cv2.boundingRect(ace.astype(np.int32))
     img[y : y + h, x : x + w] = lone[y : y + h, x : x + w]
+    # a fold of a pale knit cloth: about as bright as the card stock
     fold = order_quad(np.array([[80, 700], [300, 690], [310, 900], [90, 910]], np.float32))
+    cv2.fillPoly(img, [fold.astype(np.int32)], (224, 228, 232))
     detector = CardDetector()
 
     def ace_and_fold(frame, masks, weak):  # noqa: ANN001, ANN202
@@ -237,3 +241,20 @@ def test_a_misshapen_outline_read_surely_hides_no_index() -> None:
     assert dets.get("AS") == pytest.approx(0.93)
     assert len(set(dets) & set(FAN)) >= 3
     assert set(dets) <= {*FAN, "AS"}
+
+
+def test_only_an_unread_outline_as_pale_as_the_cards_read_calls_for_a_search() -> None:
+    """The index search costs a frame several milliseconds; an unread outline of darker
+    table (grain, a shadow) beside cards that read does not call for it, one as pale
+    as their stock (a cloth's fold over cards) does."""
+    frame = np.full((960, 1280, 3), (60, 90, 60), np.uint8)  # a green cloth
+    card = np.array([[100, 100], [350, 100], [350, 450], [100, 450]], np.float32)
+    frame[100:450, 100:350] = 235
+    frame[200:260, 150:200] = 20  # some ink on the card
+    patch = np.array([[600, 300], [800, 300], [800, 500], [600, 500]], np.float32)
+    read = Detection(card, "AS", 0.95)
+    unread = Detection(patch, None, 0.0)
+    assert not _pale_gaps(frame, [read, unread])
+    frame[300:500, 600:800] = 215  # now pale, like stock
+    assert _pale_gaps(frame, [read, unread])
+    assert _pale_gaps(frame, [unread])  # nothing read to compare with: searched as before
