@@ -175,6 +175,10 @@ class CardDetector:
         # read as surely as the tracker counts
         if self._dark_deck or not any(d.card and d.confidence >= CORNER_MIN for d in out):
             out += self._dark_cards(frame_bgr, small, out)
+            # a dark deck's light indices (gold, silver) on its dark stock, where its
+            # cards give no outline even in the negative (lying against each other, or
+            # against a keyboard, seen at a slant)
+            out += self._from_index_pairs(frame_bgr, out, CORNER_MIN, negative=True)
         out = _one_per_card(out)
         if small is None:  # (with a plane the masks are in view pixels: not yet used)
             out += self._overlapped(frame_bgr, masks, out)
@@ -290,13 +294,17 @@ class CardDetector:
         found: list[Detection],
         least: float,
         size: int = SEARCH_SIZE,
+        negative: bool = False,
     ) -> list[Detection]:
         """Cards found by a corner index alone (:mod:`vision.index_pairs`) outside the
         cards already read: the best read of each pair of blobs (either way up), each
-        blob and each card used once, surest first; never "sure"."""
+        blob and each card used once, surest first; never "sure". ``negative``: the
+        blobs are looked for in the frame's negative (a dark deck's light ink; the reader
+        tells dark stock itself)."""
         whole = [d for d in found if d.card]
         seen = {d.card for d in whole}
-        blobs, scale = ink_blobs(frame_bgr, on_stock=bool(whole), size=size)
+        seek = cv2.bitwise_not(frame_bgr) if negative else frame_bgr
+        blobs, scale = ink_blobs(seek, on_stock=bool(whole) and not negative, size=size)
         # ink on a card already read is its index, its pips or its picture
         blobs = [
             b

@@ -197,11 +197,23 @@ def test_dark_outlines_are_not_looked_for_beside_a_light_deck(
         "vision.detector.dark_quads_and_mask",
         lambda *a: calls.append(1) or ([], np.zeros((8, 8), np.uint8), 1.0),
     )
+    no_light_ink(detector, monkeypatch)
     assert read(detector, img) == ["7S", "QH"]
     assert calls == []
     dark = dark_deck_on(LIGHT_TABLES[0], 2)
     assert len([d for d in detector.detect(dark) if d.card]) == 0
     assert calls == [1]
+
+
+def no_light_ink(detector: CardDetector, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The detector without the search for a dark deck's light indices (for tests of
+    the dark deck's other ways in: without it, nothing else reads their cards)."""
+    search = detector._from_index_pairs
+
+    def dark_ink_only(*a, negative: bool = False, **k):  # noqa: ANN002, ANN003, ANN202
+        return [] if negative else search(*a, **k)
+
+    monkeypatch.setattr(detector, "_from_index_pairs", dark_ink_only)
 
 
 def close_up(card: str, turn: int, seed: int) -> np.ndarray:
@@ -245,6 +257,24 @@ def test_an_index_a_fifth_of_the_frame_tall_is_read(
     assert dets[0].confidence < 0.9
 
 
+@pytest.mark.parametrize("seed", [2, 3])
+def test_a_dark_deck_with_no_outline_is_read_by_its_light_indices(
+    detector: CardDetector, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A dark deck whose cards give no outline at all, not even in the frame's negative
+    (an oblique photo of cards lying against each other and a keyboard): their gold and
+    silver indices, lighter than the stock round them, are searched for as a light deck's
+    dark ones are."""
+    monkeypatch.setattr(
+        "vision.detector.dark_quads_and_mask", lambda *a: ([], np.zeros((8, 8), np.uint8), 1.0)
+    )
+    monkeypatch.setattr("vision.detector.find_candidates", lambda *a, **k: [])
+    dets = [d for d in detector.detect(dark_deck_on(LIGHT_TABLES[0], seed)) if d.card]
+    assert len(dets) >= 3
+    assert {d.card for d in dets} <= {c for c, _, _ in DARK_ROW}
+    assert all(d.confidence < 0.9 for d in dets)
+
+
 #: Four dark cards side by side, each touching the next: one blob in the negative.
 TOUCHING_ROW = (
     ("2S", (330, 470), 8),
@@ -271,6 +301,7 @@ def test_dark_cards_touching_each_other_are_read_by_their_corners(
     assert {d.card for d in dets} <= {c for c, _, _ in TOUCHING_ROW}  # nothing else
     assert all(0.5 <= d.confidence < 0.9 for d in dets)
     monkeypatch.setattr(detector, "_dark_corners", lambda *a: [])
+    no_light_ink(detector, monkeypatch)
     assert [d for d in detector.detect(frame) if d.card] == []
 
 
