@@ -95,6 +95,17 @@ def soft_suit_glyph() -> IndexGlyphs:
     return IndexGlyphs(np.zeros((4, 4), np.uint8), np.zeros((4, 4), np.uint8), 0.0, suit_score=score)
 
 
+def weighed_by_grey_head(spade: float, club: float, head_spade: float) -> np.ndarray:
+    """The suit probabilities after a grey head that says ``head_spade``, from a shape
+    head's ``spade`` and ``club`` (the rest junk)."""
+    model = GlyphModel.load()
+    model.black = FixedBlackHead(head_spade)  # type: ignore[assignment]
+    ps = np.zeros((1, len(SUITS)), np.float32)
+    ps[0, SUITS.index("S")], ps[0, SUITS.index("C")] = spade, club
+    ps[0, SUITS.index("junk")] = 1 - spade - club
+    return CardReader(model)._with_black_head(ps, [soft_suit_glyph()])[0]
+
+
 @pytest.mark.parametrize(
     ("spade", "club", "head_spade", "best", "most"),
     [
@@ -107,13 +118,7 @@ def soft_suit_glyph() -> IndexGlyphs:
 def test_the_black_suit_head_never_makes_a_suit_surer(
     spade: float, club: float, head_spade: float, best: str, most: float
 ) -> None:
-    model = GlyphModel.load()
-    model.black = FixedBlackHead(head_spade)  # type: ignore[assignment]
-    reader = CardReader(model)
-    ps = np.zeros((1, len(SUITS)), np.float32)
-    ps[0, SUITS.index("S")], ps[0, SUITS.index("C")] = spade, club
-    ps[0, SUITS.index("junk")] = 1 - spade - club
-    out = reader._with_black_head(ps, [soft_suit_glyph()])[0]
+    out = weighed_by_grey_head(spade, club, head_spade)
     assert SUITS[int(out.argmax())] == best
     assert out.max() <= most + 1e-6
     assert out.sum() == pytest.approx(1.0)
@@ -135,13 +140,7 @@ def test_heads_that_choose_different_black_suits_leave_the_suit_doubted(
     wrong read the tracker counted: a webcam's soft club as a spade), neither wins
     surely: the surer suit keeps at most DISPUTED of the two suits' mass, so one
     corner's read stays below the tracker's 0.5 and it waits for a better frame."""
-    model = GlyphModel.load()
-    model.black = FixedBlackHead(head_spade)  # type: ignore[assignment]
-    reader = CardReader(model)
-    ps = np.zeros((1, len(SUITS)), np.float32)
-    ps[0, SUITS.index("S")], ps[0, SUITS.index("C")] = spade, club
-    ps[0, SUITS.index("junk")] = 1 - spade - club
-    out = reader._with_black_head(ps, [soft_suit_glyph()])[0]
+    out = weighed_by_grey_head(spade, club, head_spade)
     assert SUITS[int(out.argmax())] == best
     assert out.max() <= DISPUTED * (spade + club) + 1e-6
     assert out.sum() == pytest.approx(1.0)
