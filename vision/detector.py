@@ -429,10 +429,8 @@ MISSHAPEN = 2.2
 
 def _misshapen(quad: np.ndarray) -> bool:
     """Whether an outline's opposite sides are too unlike for one card seen whole."""
-    s = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    return max(s[0], s[2]) > MISSHAPEN * min(s[0], s[2]) or max(s[1], s[3]) > MISSHAPEN * min(
-        s[1], s[3]
-    )
+    a, b, c, d = (float(v) for v in np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1))
+    return max(a, c) > MISSHAPEN * min(a, c) or max(b, d) > MISSHAPEN * min(b, d)
 
 
 #: An unread outline whose inside is at least this share of the read cards' brightness
