@@ -171,7 +171,7 @@ def bench_singles(
             suit_ok += best[-1] == truth[-1]
             both_ok += best == truth
             wrong_sure += best != truth and top.confidence >= SURE
-            right_doubted += best == truth and top.confidence < 0.5
+            right_doubted += best == truth and top.confidence < COUNTED
             if best != truth and show:
                 print(f"miss {p.name}: read {best} ({top.confidence:.2f})")
         elif show:

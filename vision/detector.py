@@ -158,10 +158,10 @@ class CardDetector:
             det = self._read_group(frame_bgr, [turned(q) for q in outlines(group)])
             if det.card is not None:
                 out = [d for d in out if d.quad is not group[0]] + [det]
-        # an outline that read as nothing, even one dropped just below as the table's
-        # (a knit cloth's folds outline cards and the cloth together), if it is as
-        # bright as the cards read (a stretch of darker table holds no index)
-        gaps = _pale_gaps(frame_bgr, out)
+        # kept for the index search below: an outline that read as nothing, even one
+        # dropped just below as the table's (a knit cloth's folds outline cards and the
+        # cloth together), calls for it if it is as bright as the cards read
+        outlined = out
         out = [d for d in out if d.card or id(d.quad) not in shape_only]
         if not any(d.card for d in out):
             out += self._from_border_lines(frame_bgr, small)
@@ -190,7 +190,9 @@ class CardDetector:
         elif out and not any(d.confidence >= CORNER_MIN for d in out if d.card):
             # nothing read as surely as the tracker counts: maybe a pile outlined as one
             out = self._pile_as_one(frame_bgr, out)
-        elif gaps or any(d.confidence < CORNER_MIN or _misshapen(d.quad) for d in out if d.card):
+        elif any(
+            d.confidence < CORNER_MIN or _misshapen(d.quad) for d in out if d.card
+        ) or _pale_gaps(frame_bgr, outlined):
             # the same where the unread outline was dropped as the table's, or a card read
             # only weakly: cards on a knit cloth, outlined together with its folds
             out = self._beside_sure_cards(frame_bgr, out)
