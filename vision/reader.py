@@ -13,8 +13,10 @@ from vision.levels import percentile, percentiles
 from vision.model import BLACK_SUITS, RANKS, SUITS, GlyphModel
 from vision.pips import Pips, read_pips
 
-#: Ink at least this much redder (Lab a*) than the paper is red ink.
-RED_THRESHOLD = 12.0
+#: Ink at least this much redder (Lab a*) than the paper is red ink, give or take
+#: RED_SPREAD (the sigmoid's scale).
+RED_THRESHOLD = 6.0
+RED_SPREAD = 2.0
 #: How much the body's pips weigh against the index: a suit vote is multiplied in with
 #: this floor (so a covered or pictured body cannot veto the corners), and a pip count
 #: multiplies its rank by the weight.
@@ -36,6 +38,8 @@ GREY_STOCK_BULK = 0.4
 #: On a dark deck the red suits are printed in a colour (gold, red) and the black ones
 #: in white or silver: ink this much more colourful than the stock counts as red.
 DARK_RED_CHROMA = 21.0
+#: ... give or take this much.
+DARK_SPREAD = 3.0
 #: A dark deck's read is never "sure": the glyph model learnt from dark ink on light
 #: stock, and a photo's negative (its noise, its glare turned dark) is not that; the
 #: tracker still counts such a read after its usual run of identical frames.
@@ -114,7 +118,9 @@ def _in_shadow(corner_bgr: np.ndarray) -> np.ndarray | None:
 def _colour_as_redness(f: IndexGlyphs) -> IndexGlyphs:
     """A dark deck's index with its colourfulness standing in for redness (the negative
     of gold is blue, whose redness means nothing)."""
-    return replace(f, redness=f.colourfulness - DARK_RED_CHROMA + RED_THRESHOLD)
+    return replace(
+        f, redness=RED_THRESHOLD + (f.colourfulness - DARK_RED_CHROMA) * RED_SPREAD / DARK_SPREAD
+    )
 
 
 @dataclass(frozen=True)
@@ -145,12 +151,14 @@ def _suit_proba(p_shape: np.ndarray, redness: float) -> np.ndarray:
     Colour is a soft cue (a sigmoid around the threshold), so a dim red under warm light
     still leans on shape rather than being forced into the wrong pair.
     """
-    p_red = 1.0 / (1.0 + np.exp(-(redness - RED_THRESHOLD) / 3.0))
+    p_red = 1.0 / (1.0 + np.exp(-(redness - RED_THRESHOLD) / RED_SPREAD))
     w = np.array([1 - p_red if s not in _RED else p_red for s in SUITS[:-1]] + [0.5])
     p = p_shape * w
     return p / max(p.sum(), 1e-9)
 
 
+#: A corner read below this beside a corner that reads as junk is no card.
+JUNK_BESIDE = 0.5
 #: Both corners reading the same card at least this surely need no second opinion.
 SURE = 0.9
 FACES = ("J", "Q", "K")
@@ -392,6 +400,11 @@ class CardReader:
         if len(texts) > 1:  # the two corners must agree
             return CardRead(None, 0.0, per_corner)
         conf = float(np.mean([r.confidence for r in good]))
+        if len(good) == 1 and len(good) < sum(r is not None for r in per_corner):
+            # the other corner holds an index-like pair that reads as no glyph: a weak
+            # read beside it is a pattern (a red card back's lattice), not a card
+            if conf < JUNK_BESIDE:
+                return CardRead(None, 0.0, per_corner)
         if len(good) == 1:
             conf *= 0.8  # one corner only (the other covered): believable, less so
         else:

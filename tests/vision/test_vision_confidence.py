@@ -10,7 +10,15 @@ from vision import CardDetector, render
 from vision.index import IndexGlyphs
 from vision.model import SUITS, GlyphModel
 from vision.pips import Pips
-from vision.reader import DISPUTED, PIPS_CONTRADICT, PIPS_SHORT, SURE, CardReader, pip_cap
+from vision.reader import (
+    DISPUTED,
+    PIPS_CONTRADICT,
+    PIPS_SHORT,
+    SURE,
+    CardReader,
+    _suit_proba,
+    pip_cap,
+)
 from vision.synth import CardSpec, card_face, scene
 from vision.tracker import TrackerConfig
 
@@ -92,7 +100,9 @@ class FixedBlackHead:
 def soft_suit_glyph() -> IndexGlyphs:
     score = np.zeros((24, 20), np.uint8)
     cv2.circle(score, (10, 11), 7, 150, -1)
-    return IndexGlyphs(np.zeros((4, 4), np.uint8), np.zeros((4, 4), np.uint8), 0.0, suit_score=score)
+    return IndexGlyphs(
+        np.zeros((4, 4), np.uint8), np.zeros((4, 4), np.uint8), 0.0, suit_score=score
+    )
 
 
 def weighed_by_grey_head(spade: float, club: float, head_spade: float) -> np.ndarray:
@@ -146,3 +156,44 @@ def test_heads_that_choose_different_black_suits_leave_the_suit_doubted(
     assert out.sum() == pytest.approx(1.0)
     # a corner read as sure as a rank can be, with this suit: not counted
     assert 0.8 * out.max() < TrackerConfig().min_confidence
+
+
+def test_a_red_card_back_is_no_card() -> None:
+    """A face-down card with a red lattice back: both corners hold index-like pairs of
+    the lattice, one reads as junk and the other weakly as a red ten. A weak corner read
+    beside a junk corner is no card (``vision.reader.JUNK_BESIDE``); read as one corner
+    it came out a ten of diamonds at 0.29 once red counts from 6."""
+    specs = [
+        CardSpec("9H", (250, 300), 300, 5),
+        CardSpec(None, (1050, 250), 300, -10),
+        CardSpec("7C", (620, 560), 300, 0),
+        CardSpec("KD", (700, 545), 300, 15),
+        CardSpec("4S", (790, 540), 300, 30),
+    ]
+    img, _ = scene(specs, seed=1, glare=False, table_colour=(40, 110, 30))
+    dets = CardDetector().detect(img)
+    back = [d for d in dets if np.hypot(*(d.quad.mean(axis=0) - (1050, 250))) < 40]
+    assert back, [(d.card, d.center) for d in dets]
+    assert all(d.card is None for d in back), [(d.card, d.confidence) for d in back]
+
+
+@pytest.mark.parametrize(
+    ("redness", "shape", "suit"),
+    [
+        (8.0, {"S": 0.55, "D": 0.4}, "D"),  # washed-out red ink, a soft diamond's shape
+        (7.0, {"C": 0.5, "H": 0.45}, "H"),
+        (1.0, {"D": 0.55, "S": 0.4}, "S"),  # black ink, a soft spade's shape
+        (0.0, {"H": 0.6, "C": 0.35}, "C"),
+    ],
+)
+def test_the_inks_colour_settles_a_suit_the_shape_leaves_open(
+    redness: float, shape: dict[str, float], suit: str
+) -> None:
+    """A webcam's soft red index measures only 7-12 (Lab a*) redder than its stock and
+    its black ink within a unit of it (development scenes): red counts from 6
+    (``RED_THRESHOLD``). At 12 a washed-out diamond whose shape leant spade read as a
+    spade (11 of the diamonds read from their index in the earlier webcam scenes)."""
+    p_shape = np.array([shape.get(s, 0.0) for s in SUITS], float)
+    p_shape[-1] = 1.0 - p_shape.sum()  # junk
+    p = _suit_proba(p_shape, redness)
+    assert SUITS[int(p.argmax())] == suit, p
