@@ -190,11 +190,15 @@ class CardDetector:
         elif out and not any(d.confidence >= CORNER_MIN for d in out if d.card):
             # nothing read as surely as the tracker counts: maybe a pile outlined as one
             out = self._pile_as_one(frame_bgr, out)
-        elif any(
-            d.confidence < CORNER_MIN or _misshapen(d.quad) for d in out if d.card
-        ) or _pale_gaps(frame_bgr, outlined):
+        elif (
+            any(d.confidence < CORNER_MIN or _misshapen(d.quad) for d in out if d.card)
+            or _pale_gaps(frame_bgr, outlined)
+            or _bare_stock(frame_bgr, out)
+        ):
             # the same where the unread outline was dropped as the table's, or a card read
-            # only weakly: cards on a knit cloth, outlined together with its folds
+            # only weakly (cards on a knit cloth, outlined together with its folds), or
+            # stock as white as the cards read lies bare beside them (cards on a light
+            # table whose outlines ran into it)
             out = self._beside_sure_cards(frame_bgr, out)
         if small is not None and self.plane is not None:
             full = self.plane
@@ -460,6 +464,40 @@ def _pale_gaps(frame_bgr: np.ndarray, found: list[Detection]) -> bool:
 
     cards = float(np.median([inside(d) for d in read]))
     return any(inside(d) >= PALE_SHARE * cards for d in unread)
+
+
+#: Stock outside the cards read, as a share of one card's area, that may be cards the
+#: outlines missed (on a table about as light as the stock they run together).
+BARE_SHARE = 0.2
+#: A pixel is stock if its value-less-saturation is at least this share of the cards'.
+STOCK_SHARE = 0.8
+
+
+def _bare_stock(frame_bgr: np.ndarray, found: list[Detection]) -> bool:
+    """Whether there is card stock outside the cards read (grown a little): pixels as
+    white as the inside of the cards read (value less saturation, the paper mask's
+    score), making up at least :data:`BARE_SHARE` of a card in one piece."""
+    read = [d for d in found if d.card]
+    if not read:
+        return False
+    step = 8
+    hsv = cv2.cvtColor(frame_bgr[::step, ::step], cv2.COLOR_BGR2HSV)
+    score = cv2.subtract(hsv[..., 2], hsv[..., 1])
+    inside = np.zeros(score.shape, np.uint8)
+    for d in read:
+        cv2.fillPoly(inside, [np.round(d.quad / step).astype(np.int32)], 1)
+    if not inside.any():
+        return False
+    stock = float(np.median(score[inside > 0]))
+    grown = np.zeros_like(inside)
+    for d in read:
+        cv2.fillPoly(
+            grown, [np.round(_grown(d.quad, 0.15).reshape(-1, 2) / step).astype(np.int32)], 1
+        )
+    bare = ((score >= STOCK_SHARE * stock) & (grown == 0)).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(bare, connectivity=8)
+    card = median([cv2.contourArea(d.quad) for d in read]) / step**2
+    return n > 1 and int(stats[1:, cv2.CC_STAT_AREA].max()) >= BARE_SHARE * card
 
 
 def _too_small(group: list[Outline], read: list[Detection]) -> bool:

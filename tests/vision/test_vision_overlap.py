@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from vision import CardDetector
-from vision.detector import Detection, _misshapen, _pale_gaps
+from vision.detector import Detection, _bare_stock, _misshapen, _pale_gaps
 from vision.locate import order_quad
 from vision.overlap import corner_hypotheses
 from vision.reader import CardRead
@@ -258,3 +258,32 @@ def test_only_an_unread_outline_as_pale_as_the_cards_read_calls_for_a_search() -
     frame[300:500, 600:800] = 215  # now pale, like stock
     assert _pale_gaps(frame, [read, unread])
     assert _pale_gaps(frame, [unread])  # nothing read to compare with: searched as before
+
+
+def test_bare_stock_beside_cards_read_surely_is_searched_for_indices() -> None:
+    """Cards on a light wooden table whose outlines run into the wood: one card is
+    outlined and read surely, the others give no outline at all (none reads as nothing
+    either). Stock as white as the card read, outside it, in a piece of a fifth of a
+    card or more, calls for the corner-index search (``_bare_stock``); a darker table
+    beside four cards read (the rendered tables' usual frame) does not."""
+    specs = [
+        CardSpec("AH", (330, 300), 300, 6.0),
+        CardSpec("8S", (850, 320), 300, -12.0),
+        CardSpec("KC", (640, 700), 300, 80.0),
+    ]
+    img, placed = scene(specs, seed=6, glare=False, table_colour=(150, 175, 195))
+    ace = order_quad(placed[0].quad.astype(np.float32))
+    detector = CardDetector()
+
+    def the_ace_alone(frame, masks, weak):  # noqa: ANN001, ANN202
+        weak.append(False)
+        return [[ace]], None
+
+    detector._candidates = the_ace_alone  # type: ignore[method-assign]
+    dets = {d.card: d.confidence for d in detector.detect(img) if d.card}
+    assert dets.get("AH", 0.0) >= 0.9
+    assert {"8S", "KC"} <= set(dets), dets
+    assert set(dets) <= {"AH", "8S", "KC"}
+    assert _bare_stock(img, [Detection(ace, "AH", 0.95)])
+    read = [Detection(order_quad(p.quad.astype(np.float32)), p.card, 0.95) for p in placed]
+    assert not _bare_stock(img, read)
