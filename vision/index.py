@@ -265,9 +265,11 @@ def _index_in(
         suit_mask = labels == suit.label
         r_mask = rank_mask[y0:y1, x0:x1]
         s_mask = suit_mask[suit.y : suit.y1, suit.x : suit.x1]
-        ink_ab = _a_b(lab8, rank_mask | suit_mask)
-        paper_ab = _a_b(lab8, ink == 0)
-        redness = float(ink_ab[0].mean() - paper_ab[0].mean()) if paper_ab[0].size else 0.0
+        glyph_px = rank_mask | suit_mask
+        ink_ab = _a_b(lab8, glyph_px)
+        paper_px = ink == 0
+        paper_ab = _a_b(lab8, paper_px)
+        redness = _redness(lab8, glyph_px, paper_px, ink_ab[0], paper_ab[0])
         colourful = float(_chroma(*ink_ab) - _chroma(*paper_ab)) if paper_ab[0].size else 0.0
         left_part, right_holed = None, True
         if len(rank_parts) >= 2:
@@ -292,6 +294,24 @@ def _around(score: np.ndarray, blob: Blob, pad: int = 2) -> np.ndarray:
     h, w = score.shape
     y0, y1 = max(0, blob.y - pad), min(h, blob.y1 + pad)
     return score[y0:y1, max(0, blob.x - pad) : min(w, blob.x1 + pad)]
+
+
+def _redness(
+    lab8: np.ndarray, glyph: np.ndarray, paper: np.ndarray, glyph_a: np.ndarray, paper_a: np.ndarray
+) -> float:
+    """How much redder (Lab a*) the glyphs' ink is than its stock, where a green stock
+    counts only as far as the ink is as light. A tinted light shifts a dark ink's a* only
+    in proportion to its lightness: under a green cast black ink measured 5.5 redder
+    than its greenish stock. A reddish stock (a warm lamp; a red card back, whose
+    darker lattice is no red index) is taken off whole: the ink never comes out redder
+    than the plain difference."""
+    if not paper_a.size or not glyph_a.size:
+        return 0.0
+    ink_l = float(lab8[..., 0][glyph].mean())
+    paper_l = float(lab8[..., 0][paper].mean())
+    stock = float(paper_a.mean()) - 128.0
+    share = min(1.0, ink_l / max(paper_l, 1.0)) if stock < 0 else 1.0
+    return float(glyph_a.mean() - 128.0) - stock * share
 
 
 def _a_b(lab8: np.ndarray, where: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
