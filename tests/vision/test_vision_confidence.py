@@ -161,25 +161,6 @@ def test_heads_that_choose_different_black_suits_leave_the_suit_doubted(
     assert 0.8 * out.max() < TrackerConfig().min_confidence
 
 
-def test_a_red_card_back_is_no_card() -> None:
-    """A face-down card with a red lattice back: both corners hold index-like pairs of
-    the lattice, one reads as junk and the other weakly as a red ten. A weak corner read
-    beside a junk corner is no card (``vision.reader.JUNK_BESIDE``); read as one corner
-    it came out a ten of diamonds at 0.29 once red counts from 6."""
-    specs = [
-        CardSpec("9H", (250, 300), 300, 5),
-        CardSpec(None, (1050, 250), 300, -10),
-        CardSpec("7C", (620, 560), 300, 0),
-        CardSpec("KD", (700, 545), 300, 15),
-        CardSpec("4S", (790, 540), 300, 30),
-    ]
-    img, _ = scene(specs, seed=1, glare=False, table_colour=(40, 110, 30))
-    dets = CardDetector().detect(img)
-    back = [d for d in dets if np.hypot(*(d.quad.mean(axis=0) - (1050, 250))) < 40]
-    assert back, [(d.card, d.center) for d in dets]
-    assert all(d.card is None for d in back), [(d.card, d.confidence) for d in back]
-
-
 @pytest.mark.parametrize(
     ("redness", "shape", "suit"),
     [

@@ -72,11 +72,9 @@ def test_the_top_card_of_a_fused_pile_is_read_from_its_corner() -> None:
             assert np.abs(np.sort(d.quad, axis=0) - np.sort(whole, axis=0)).max() < 16
 
 
-def test_a_fanned_card_whose_soft_index_reads_at_a_countable_confidence_is_reported() -> None:
-    """A fan of three cards beside a card that reads and a face-down one (an outline
-    that reads as nothing, so the corner indices beside the cards read are searched).
-    The fan's lower cards show only their index, and a soft index reads at about 0.6,
-    which the tracker counts (0.5): they are reported, not dropped as before (0.7)."""
+def fan_beside_a_face_down_card() -> np.ndarray:
+    """A fan of three (7C under KD under 4S), a 9H apart, and a face-down card with a
+    red lattice back, on a green cloth."""
     specs = [
         CardSpec("9H", (250, 300), 300, 5),
         CardSpec(None, (1050, 250), 300, -10),
@@ -84,7 +82,15 @@ def test_a_fanned_card_whose_soft_index_reads_at_a_countable_confidence_is_repor
         CardSpec("KD", (700, 545), 300, 15),
         CardSpec("4S", (790, 540), 300, 30),
     ]
-    img, _ = scene(specs, seed=1, glare=False, table_colour=(40, 110, 30))
+    return scene(specs, seed=1, glare=False, table_colour=(40, 110, 30))[0]
+
+
+def test_a_fanned_card_whose_soft_index_reads_at_a_countable_confidence_is_reported() -> None:
+    """A fan of three cards beside a card that reads and a face-down one (an outline
+    that reads as nothing, so the corner indices beside the cards read are searched).
+    The fan's lower cards show only their index, and a soft index reads at about 0.6,
+    which the tracker counts (0.5): they are reported, not dropped as before (0.7)."""
+    img = fan_beside_a_face_down_card()
     detector = CardDetector()
     sharp = detector.reader.read_corner
 
@@ -287,3 +293,14 @@ def test_bare_stock_beside_cards_read_surely_is_searched_for_indices() -> None:
     assert _bare_stock(img, [Detection(ace, "AH", 0.95)])
     read = [Detection(order_quad(p.quad.astype(np.float32)), p.card, 0.95) for p in placed]
     assert not _bare_stock(img, read)
+
+
+def test_a_red_card_back_is_no_card() -> None:
+    """A face-down card with a red lattice back: both corners hold index-like pairs of
+    the lattice, one reads as junk and the other weakly as a red ten. A weak corner read
+    beside a junk corner is no card (``vision.reader.JUNK_BESIDE``); read as one corner
+    it came out a ten of diamonds at 0.29 once red counts from 6."""
+    dets = CardDetector().detect(fan_beside_a_face_down_card())
+    back = [d for d in dets if np.hypot(*(d.quad.mean(axis=0) - (1050, 250))) < 40]
+    assert back, [(d.card, d.center) for d in dets]
+    assert all(d.card is None for d in back), [(d.card, d.confidence) for d in back]
