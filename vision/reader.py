@@ -38,7 +38,8 @@ GREY_STOCK_BULK = 0.4
 #: On a dark deck the red suits are printed in a colour (gold, red) and the black ones
 #: in white or silver: ink this much more colourful than the stock counts as red.
 DARK_RED_CHROMA = 21.0
-#: ... give or take this much.
+#: The scale of that cut (its sigmoid's), kept when the light decks' red was narrowed
+#: to RED_SPREAD: a dark deck's gold is judged as before.
 DARK_SPREAD = 3.0
 #: A dark deck's read is never "sure": the glyph model learnt from dark ink on light
 #: stock, and a photo's negative (its noise, its glare turned dark) is not that; the
@@ -400,11 +401,11 @@ class CardReader:
         if len(texts) > 1:  # the two corners must agree
             return CardRead(None, 0.0, per_corner)
         conf = float(np.mean([r.confidence for r in good]))
-        if len(good) == 1 and len(good) < sum(r is not None for r in per_corner):
+        junk_beside = len(good) < sum(r is not None for r in per_corner)
+        if len(good) == 1 and junk_beside and conf < JUNK_BESIDE:
             # the other corner holds an index-like pair that reads as no glyph: a weak
             # read beside it is a pattern (a red card back's lattice), not a card
-            if conf < JUNK_BESIDE:
-                return CardRead(None, 0.0, per_corner)
+            return CardRead(None, 0.0, per_corner)
         if len(good) == 1:
             conf *= 0.8  # one corner only (the other covered): believable, less so
         else:
