@@ -439,6 +439,20 @@ def _misshapen(quad: np.ndarray) -> bool:
     return max(a, c) > MISSHAPEN * min(a, c) or max(b, d) > MISSHAPEN * min(b, d)
 
 
+#: The frame is judged for stock every this many pixels (:func:`_pale_gaps`,
+#: :func:`_bare_stock`): a card is still hundreds of samples.
+COARSE = 8
+
+
+def _filled(shape: tuple[int, ...], quads: list[np.ndarray]) -> np.ndarray:
+    """A mask of ``shape`` (a frame sampled every :data:`COARSE` pixels) with the
+    outlines ``quads`` (frame pixels) filled with 1."""
+    mask = np.zeros(shape[:2], np.uint8)
+    for q in quads:
+        cv2.fillPoly(mask, [np.round(q / COARSE).astype(np.int32)], 1)
+    return mask
+
+
 #: An unread outline whose inside is at least this share of the read cards' brightness
 #: may hold cards (stock); a darker one is table.
 PALE_SHARE = 0.8
@@ -452,13 +466,10 @@ def _pale_gaps(frame_bgr: np.ndarray, found: list[Detection]) -> bool:
     read = [d for d in found if d.card]
     if not unread or not read:
         return bool(unread)
-    step = 8
-    grey = cv2.cvtColor(frame_bgr[::step, ::step], cv2.COLOR_BGR2GRAY)
+    grey = cv2.cvtColor(frame_bgr[::COARSE, ::COARSE], cv2.COLOR_BGR2GRAY)
 
     def inside(d: Detection) -> float:
-        mask = np.zeros(grey.shape, np.uint8)
-        cv2.fillPoly(mask, [np.round(d.quad / step).astype(np.int32)], 1)
-        inner = grey[mask > 0]
+        inner = grey[_filled(grey.shape, [d.quad]) > 0]
         # the median: stock is most of a card (ink, pips and pictures the rest)
         return float(np.median(inner)) if inner.size else 0.0
 
@@ -480,23 +491,16 @@ def _bare_stock(frame_bgr: np.ndarray, found: list[Detection]) -> bool:
     read = [d for d in found if d.card]
     if not read:
         return False
-    step = 8
-    hsv = cv2.cvtColor(frame_bgr[::step, ::step], cv2.COLOR_BGR2HSV)
+    hsv = cv2.cvtColor(frame_bgr[::COARSE, ::COARSE], cv2.COLOR_BGR2HSV)
     score = cv2.subtract(hsv[..., 2], hsv[..., 1])
-    inside = np.zeros(score.shape, np.uint8)
-    for d in read:
-        cv2.fillPoly(inside, [np.round(d.quad / step).astype(np.int32)], 1)
+    inside = _filled(score.shape, [d.quad for d in read])
     if not inside.any():
         return False
     stock = float(np.median(score[inside > 0]))
-    grown = np.zeros_like(inside)
-    for d in read:
-        cv2.fillPoly(
-            grown, [np.round(_grown(d.quad, 0.15).reshape(-1, 2) / step).astype(np.int32)], 1
-        )
+    grown = _filled(score.shape, [_grown(d.quad, 0.15).reshape(-1, 2) for d in read])
     bare = ((score >= STOCK_SHARE * stock) & (grown == 0)).astype(np.uint8)
     n, _, stats, _ = cv2.connectedComponentsWithStats(bare, connectivity=8)
-    card = median([cv2.contourArea(d.quad) for d in read]) / step**2
+    card = median([cv2.contourArea(d.quad) for d in read]) / COARSE**2
     return n > 1 and int(stats[1:, cv2.CC_STAT_AREA].max()) >= BARE_SHARE * card
 
 
