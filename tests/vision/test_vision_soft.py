@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from vision import glyphs, synth
-from vision.model import BLACK_SUITS, GlyphModel
+from vision.index import IndexGlyphs
+from vision.model import BLACK_SUITS, SUITS, GlyphModel
 from vision.reader import CardReader
 
 RANKS = ("5", "K", "Q", "4", "8")
@@ -107,3 +108,40 @@ def test_the_black_suit_head_tells_real_soft_clubs_from_spades() -> None:
     # measured: 69 clubs and 8 spades taken for clubs (50 and 8 before)
     assert clubs >= 65, clubs
     assert spades <= 10, spades
+
+
+def test_a_sure_grey_head_settles_a_real_soft_club_the_shape_takes_for_a_spade() -> None:
+    """The reader's suit, not the head alone: each real soft suit's mask (its ink score
+    thresholded as a corner's is) goes to the shape head, its grey levels to the grey
+    head. Where the two disagreed, the suit was held near even (0.55 of the black mass),
+    so a soft club read that way never reached the tracker; a grey head sure to 0.7 now
+    leads (``vision.reader.GREY_SURE``)."""
+    reader = CardReader()
+    with np.load(REAL_SUITS) as data:
+        patches = {k: data[k] for k in data.files}
+
+    def led(suit: str) -> tuple[int, int]:
+        """How many of ``suit``'s patches end with clubs, and with spades, holding at
+        least 0.6 of the black mass."""
+        found = []
+        for key in (k for k in patches if k[0] == suit):
+            score = patches[key]
+            t, _ = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+            mask = (score > t).astype(np.uint8)
+            found.append(IndexGlyphs(rank=mask, suit=mask, redness=0.0, suit_score=score))
+        shape = reader.model.suit_proba(
+            glyphs.features(np.stack([glyphs.normalise(f.suit) for f in found]))
+        )
+        ps = reader._with_black_head(shape, found)
+        club, spade = ps[:, SUITS.index("C")], ps[:, SUITS.index("S")]
+        share = club / (club + spade)
+        return int((share >= 0.6).sum()), int((share <= 0.4).sum())
+
+    clubs_led, clubs_as_spades = led("C")
+    spades_as_clubs, spades_led = led("S")
+    # measured: 49 of 79 clubs led by club (23 before), 10 by spade; 6 of 98 spades
+    # led by club (3 before), 88 by spade
+    assert clubs_led >= 45, clubs_led
+    assert clubs_as_spades <= 12, clubs_as_spades
+    assert spades_as_clubs <= 8, spades_as_clubs
+    assert spades_led >= 85, spades_led
