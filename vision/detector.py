@@ -14,7 +14,9 @@ import numpy as np
 from vision.index import corner_windows
 from vision.index_pairs import (
     MAX_PAIRS,
+    RANK_AT,
     SEARCH_SIZE,
+    InkBlob,
     card_from_pair,
     index_pairs,
     ink_blobs,
@@ -35,10 +37,10 @@ from vision.locate import (
     rectify,
     turned,
 )
-from vision.model import DeckGlyphs, GlyphModel
+from vision.model import BLACK_SUITS, DeckGlyphs, GlyphModel
 from vision.overlap import MAX_HYPOTHESES, card_short_side, corner_hypotheses
 from vision.plane import TablePlane
-from vision.reader import CardReader, colourless
+from vision.reader import CardReader, agreeing_corners, colourless
 from vision.warp import warp_windows
 
 #: Rectified card size (width, height): index glyphs come out roughly 25-35 px tall.
@@ -319,24 +321,29 @@ class CardDetector:
         ]
         if len(blobs) < 2:
             return []
-        reads = []
+        reads: list[_PairRead] = []
         for a, b in index_pairs(blobs)[:MAX_PAIRS]:
             best = None
             for rank, suit in ((a, b), (b, a)):
                 m = card_from_pair(rank, suit, scale)
                 res = self.reader.read_corner(_corners_of(frame_bgr, m), self._colour)
-                if res.card is not None and (best is None or res.confidence > best[0]):
-                    best = (res.confidence, res.card, m)
-            if best is not None and best[0] >= least:
-                reads.append((best, id(a), id(b)))
+                if res.card is not None and (best is None or res.confidence > best.confidence):
+                    corner = res.corners[0].confidence if res.corners[0] else res.confidence
+                    best = _PairRead(res.confidence, res.card, m, rank, suit, corner, (a, b))
+            if best is not None:
+                reads.append(best)
+        reads = _both_corners(reads, scale)
         out: list[Detection] = []
         used: set[int] = set()
-        for (conf, card, m), ia, ib in sorted(reads, key=lambda r: -r[0][0]):
-            if card in seen or ia in used or ib in used:
+        for r in sorted(reads, key=lambda r: -r.confidence):
+            if r.confidence < least:
+                break
+            ids = {id(b) for b in r.blobs}
+            if r.card in seen or ids & used:
                 continue
-            seen.add(card)
-            used |= {ia, ib}
-            out.append(Detection(outline(m, CARD_SIZE), card, min(conf, INDEX_MOST)))
+            seen.add(r.card)
+            used |= ids
+            out.append(Detection(outline(r.m, CARD_SIZE), r.card, min(r.confidence, INDEX_MOST)))
         return out
 
     def _pile_as_one(self, frame_bgr: np.ndarray, found: list[Detection]) -> list[Detection]:
@@ -412,6 +419,68 @@ class CardDetector:
                 first = Detection(q, None, res.confidence)
         assert first is not None
         return first
+
+
+@dataclass
+class _PairRead:
+    """A card read from an index pair: its confidence, the map of its card hypothesis,
+    the blobs read (two, or four once a second corner agrees) and its corner's own
+    confidence (before a lone corner is discounted)."""
+
+    confidence: float
+    card: str
+    m: np.ndarray
+    rank: InkBlob
+    suit: InkBlob
+    corner: float
+    blobs: tuple[InkBlob, ...]
+
+
+#: Two index pairs read as one card are its two corners if, in the card each frames,
+#: the other's rank lies toward the far corner (within this angle, degrees) at this share
+#: of the distance a card's two indices lie apart (the card's size is guessed from its
+#: index, and decks differ).
+OPPOSITE_ANGLE = 20.0
+OPPOSITE_SHARE = (0.6, 1.5)
+#: For a black suit, the surer of the two corners must also read alone as surely as a
+#: lone corner the tracker counts (its 0.5 before a lone corner's discount of 0.8): two
+#: weak black corners agreeing are mostly one soft club misread twice as a spade (or
+#: the other way round), where a red suit has its colour to tell it.
+BOTH_SURER = CORNER_MIN / 0.8
+
+
+def _opposite(a: _PairRead, b: _PairRead, scale: float) -> bool:
+    """Whether ``b``'s rank lies where the index opposite ``a``'s would on ``a``'s card.
+    (Asked both ways round, it also holds ``b`` the other way up: an index turned any
+    other way sees the first one off to a side.)"""
+    far = np.array(CARD_SIZE, np.float64) - 2 * np.array(RANK_AT)
+    at = a.m @ np.array([b.rank.cx / scale, b.rank.cy / scale, 1.0])
+    seen = at[:2] - np.array(RANK_AT)
+    share = float(np.linalg.norm(seen) / np.linalg.norm(far))
+    if not OPPOSITE_SHARE[0] <= share <= OPPOSITE_SHARE[1]:
+        return False
+    cos = float(seen @ far / max(np.linalg.norm(seen) * np.linalg.norm(far), 1e-9))
+    return cos >= np.cos(np.radians(OPPOSITE_ANGLE))
+
+
+def _both_corners(reads: list[_PairRead], scale: float) -> list[_PairRead]:
+    """The reads, with each card whose two opposite corners were both read as it (a card
+    lying whole on a light table, each index read alone below the tracker's 0.5) also
+    as one read of all four blobs, its confidence that of two agreeing corners (as
+    :meth:`CardReader._decide` weighs them: not two independent proofs)."""
+    out = list(reads)
+    for i, a in enumerate(reads):
+        for b in reads[i + 1 :]:
+            if a.card != b.card or {id(x) for x in a.blobs} & {id(x) for x in b.blobs}:
+                continue
+            if (a.card[-1] in BLACK_SUITS and max(a.corner, b.corner) < BOTH_SURER) or not (
+                _opposite(a, b, scale) and _opposite(b, a, scale)
+            ):
+                continue
+            first = a if a.corner >= b.corner else b
+            both = agreeing_corners(a.corner, b.corner)
+            out.append(replace(first, confidence=both, blobs=a.blobs + b.blobs))
+    return out
 
 
 def _corners_of(frame_bgr: np.ndarray, m: np.ndarray) -> np.ndarray:

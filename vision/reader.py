@@ -158,6 +158,16 @@ def _suit_proba(p_shape: np.ndarray, redness: float) -> np.ndarray:
     return p / max(p.sum(), 1e-9)
 
 
+def agreeing_corners(a: float, b: float) -> float:
+    """The confidence of a card whose two corners read as it, surely ``a`` and ``b``.
+
+    Two corners agreeing is not two independent proofs: they share the print, the blur
+    and the light. The surer corner counts, the other only adds half its weight (0.49
+    and 0.84 make 0.88, not the 0.92 of independent odds)."""
+    hi, lo = max(a, b), min(a, b)
+    return hi + (1 - hi) * lo * 0.5
+
+
 #: A corner read below this beside a corner that reads as junk is no card.
 JUNK_BESIDE = 0.5
 #: Both corners reading the same card at least this surely need no second opinion.
@@ -424,9 +434,5 @@ class CardReader:
         if len(good) == 1:
             conf *= 0.8  # one corner only (the other covered): believable, less so
         else:
-            # Two corners agreeing is not two independent proofs: they share the print,
-            # the blur and the light. The surer corner counts, the other only adds half
-            # its weight (0.49 and 0.84 make 0.88, not the 0.92 of independent odds).
-            hi, lo = sorted((good[0].confidence, good[1].confidence), reverse=True)
-            conf = hi + (1 - hi) * lo * 0.5
+            conf = agreeing_corners(good[0].confidence, good[1].confidence)
         return CardRead(texts.pop(), conf, per_corner)

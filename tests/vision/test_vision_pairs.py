@@ -1,12 +1,25 @@
 """Index-pair search: every pair measured at once gives the pairs, and their order, that
 measuring them one by one gives (the order decides which pairs are read), and that order
-puts an index's rank and suit ahead of speckle and a picture's strokes."""
+puts an index's rank and suit ahead of speckle and a picture's strokes; a card's two
+opposite corners read alike count as one card read at both."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from vision.index_pairs import AREA_WEIGHT, PAIR_SPACING, InkBlob, _alike, index_pairs
+from vision.detector import CARD_SIZE, CORNER_MIN, _both_corners, _PairRead
+from vision.index_pairs import (
+    AREA_WEIGHT,
+    PAIR_SPACING,
+    RANK_AT,
+    RANK_TO_SUIT,
+    InkBlob,
+    _alike,
+    card_from_pair,
+    index_pairs,
+)
+from vision.reader import agreeing_corners
 
 
 def one_by_one(blobs: list[InkBlob]) -> list[tuple[InkBlob, InkBlob]]:
@@ -50,3 +63,74 @@ def test_an_index_is_read_before_nearer_speckle() -> None:
     pairs = index_pairs([speck_a, rank, speck_b, suit])
     assert pairs[0] == (rank, suit)
     assert (speck_a, speck_b) in pairs
+
+
+def card_indices(
+    origin: tuple[float, float], angle: float, k: float
+) -> tuple[tuple[InkBlob, InkBlob], tuple[InkBlob, InkBlob]]:
+    """The (rank, suit) blobs of a card's two corner indices, for a card whose top left
+    lies at ``origin`` in the frame, turned by ``angle`` degrees, ``k`` frame pixels to
+    a pixel of the rectified 200×300 card: the top-left index upright, the bottom-right
+    one upside down (its suit above its rank)."""
+    c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
+
+    def blob(x: float, y: float) -> InkBlob:
+        fx = origin[0] + k * (c * x - s * y)
+        fy = origin[1] + k * (s * x + c * y)
+        return InkBlob(fx, fy, 10, 14, 100)
+
+    rx, ry = RANK_AT
+    w, h = CARD_SIZE
+    top = (blob(rx, ry), blob(rx, ry + RANK_TO_SUIT))
+    bottom = (blob(w - rx, h - ry), blob(w - rx, h - ry - RANK_TO_SUIT))
+    return top, bottom
+
+
+def pair_read(card: str, corner: float, rank: InkBlob, suit: InkBlob) -> _PairRead:
+    return _PairRead(
+        0.8 * corner, card, card_from_pair(rank, suit, 1.0), rank, suit, corner, (rank, suit)
+    )
+
+
+def test_a_card_whose_two_corners_read_alike_is_read_as_two_agreeing_corners() -> None:
+    """A card lying whole (a white card on a light table, no outline found) shows both
+    corner indices: read as one card from opposite corners, it is as sure as a card
+    outlined and read at both corners, though each alone stays below the tracker's 0.5."""
+    top, bottom = card_indices((400.0, 120.0), 27.0, 1.3)
+    reads = [pair_read("5H", 0.55, *top), pair_read("5H", 0.5, *bottom)]
+    got = _both_corners(reads, 1.0)
+    assert len(got) == 3
+    both = got[2]
+    assert both.card == "5H"
+    assert both.confidence == pytest.approx(agreeing_corners(0.55, 0.5))
+    assert both.confidence >= CORNER_MIN > max(r.confidence for r in reads)
+    assert {id(b) for b in both.blobs} == {id(b) for b in (*top, *bottom)}
+
+
+def test_two_reads_of_a_card_not_at_its_opposite_corners_stay_apart() -> None:
+    """The same card read twice where no one card could show both: two upright indices
+    (two cards' top-left corners, or a fan's), an index and a pair beside it the wrong
+    way up, or another card's corner a card's length too far."""
+    top, bottom = card_indices((400.0, 120.0), 27.0, 1.3)
+    other_top, _ = card_indices((700.0, 300.0), 27.0, 1.3)
+    _, far_bottom = card_indices((400.0, 120.0), 27.0, 2.6)
+    upright_there = (bottom[1], bottom[0])  # the far corner's blobs read the other way
+    _, turned_bottom = card_indices((400.0, 120.0), 27.0 + 90.0, 1.3)  # as far, off to a side
+    for second in (other_top, upright_there, far_bottom, turned_bottom):
+        reads = [pair_read("5H", 0.55, *top), pair_read("5H", 0.5, *second)]
+        assert len(_both_corners(reads, 1.0)) == 2, second
+    different = [pair_read("5H", 0.55, *top), pair_read("5D", 0.5, *bottom)]
+    assert len(_both_corners(different, 1.0)) == 2
+
+
+def test_two_weak_black_corners_do_not_make_a_card() -> None:
+    """A soft club reads as a spade at both corners alike (one print, one blur): two
+    black corners agree only if one of them alone would be counted (a red suit has its
+    ink's colour to tell it)."""
+    top, bottom = card_indices((300.0, 200.0), -40.0, 1.1)
+    weak = [pair_read("7S", 0.55, *top), pair_read("7S", 0.5, *bottom)]
+    assert len(_both_corners(weak, 1.0)) == 2
+    one_sure = [pair_read("7S", 0.7, *top), pair_read("7S", 0.5, *bottom)]
+    got = _both_corners(one_sure, 1.0)
+    assert len(got) == 3
+    assert got[2].confidence == pytest.approx(agreeing_corners(0.7, 0.5))
