@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from vision import CardDetector
-from vision.detector import Detection, _bare_stock, _misshapen, _pale_gaps
+from vision.detector import CORNER_MIN, Detection, _bare_stock, _misshapen, _pale_gaps
 from vision.locate import order_quad
 from vision.overlap import corner_hypotheses
 from vision.reader import CardRead
@@ -304,3 +304,26 @@ def test_a_red_card_back_is_no_card() -> None:
     back = [d for d in dets if np.hypot(*(d.quad.mean(axis=0) - (1050, 250))) < 40]
     assert back, [(d.card, d.center) for d in dets]
     assert all(d.card is None for d in back), [(d.card, d.confidence) for d in back]
+
+
+def test_a_card_read_from_its_index_alone_hides_only_its_index_corner() -> None:
+    """A card read from an index pair alone has an outline guessed from its index (size,
+    slant); in a fan that guess lies over the next card's index. A later search (the
+    one beside the cards read) must still find the next card there: only the guessed
+    card's index corner hides other ink, where a card outlined hides all of its own."""
+    frame, _ = scene(
+        [CardSpec("KH", (500, 400), 300, 0.0), CardSpec("7S", (565, 525), 300, 0.0)],
+        seed=3,
+        glare=False,
+        table_colour=(200, 205, 210),
+    )
+    seven_index = (565 - 100 + 21, 525 - 150 + 24)  # the top card's top-left rank
+    d = CardDetector()
+    king = [x for x in d._from_index_pairs(frame, [], 0.0) if x.card == "KH"]
+    assert king, "the king's index reads"
+    assert cv2.pointPolygonTest(king[0].quad.reshape(-1, 1, 2), seven_index, False) > 0
+    again = d._from_index_pairs(frame, king, CORNER_MIN)
+    assert [x.card for x in again] == ["7S"]
+    # an outlined card is different: the same outline, not guessed, hides the seven
+    outlined = Detection(king[0].quad.copy(), "KH", 0.95)
+    assert [x.card for x in d._from_index_pairs(frame, [outlined], CORNER_MIN)] == []
