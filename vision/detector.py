@@ -40,7 +40,7 @@ from vision.locate import (
 from vision.model import BLACK_SUITS, DeckGlyphs, GlyphModel
 from vision.overlap import MAX_HYPOTHESES, card_short_side, corner_hypotheses
 from vision.plane import TablePlane
-from vision.reader import CardReader, agreeing_corners, colourless
+from vision.reader import LONE_CORNER, CardReader, agreeing_corners, colourless
 from vision.warp import warp_windows
 
 #: Rectified card size (width, height): index glyphs come out roughly 25-35 px tall.
@@ -338,7 +338,7 @@ class CardDetector:
                 res = self.reader.read_corner(_corners_of(frame_bgr, m), self._colour)
                 if res.card is not None and (best is None or res.confidence > best.confidence):
                     corner = res.corners[0].confidence if res.corners[0] else res.confidence
-                    best = _PairRead(res.confidence, res.card, m, rank, suit, corner, (a, b))
+                    best = _PairRead(res.confidence, res.card, m, rank, corner, (a, b))
             if best is not None:
                 reads.append(best)
         reads = _both_corners(reads, scale)
@@ -452,14 +452,13 @@ class CardDetector:
 @dataclass
 class _PairRead:
     """A card read from an index pair: its confidence, the map of its card hypothesis,
-    the blobs read (two, or four once a second corner agrees) and its corner's own
-    confidence (before a lone corner is discounted)."""
+    its rank's blob, its corner's own confidence (before a lone corner is discounted)
+    and the blobs read (two, or four once a second corner agrees)."""
 
     confidence: float
     card: str
     m: np.ndarray
     rank: InkBlob
-    suit: InkBlob
     corner: float
     blobs: tuple[InkBlob, ...]
 
@@ -474,7 +473,7 @@ OPPOSITE_SHARE = (0.6, 1.5)
 #: lone corner the tracker counts (its 0.5 before a lone corner's discount of 0.8): two
 #: weak black corners agreeing are mostly one soft club misread twice as a spade (or
 #: the other way round), where a red suit has its colour to tell it.
-BOTH_SURER = CORNER_MIN / 0.8
+BOTH_SURER = CORNER_MIN / LONE_CORNER
 
 
 def _opposite(a: _PairRead, b: _PairRead, scale: float) -> bool:

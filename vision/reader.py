@@ -168,6 +168,9 @@ def agreeing_corners(a: float, b: float) -> float:
     return hi + (1 - hi) * lo * 0.5
 
 
+#: A card read at one corner only (the other covered) is believable, less so: its
+#: corner's confidence times this.
+LONE_CORNER = 0.8
 #: A corner read below this beside a corner that reads as junk is no card.
 JUNK_BESIDE = 0.5
 #: Both corners reading the same card at least this surely need no second opinion.
@@ -276,10 +279,10 @@ class CardReader:
         Only the split of the two suits' mass changes, and the surer of them ends no
         surer than the shape head's surer one was: the grey head may choose the other
         suit (a soft club), never make a read surer, except that a sure grey head
-        overruling the shape gives its suit up to ``GREY_MOST`` of the mass. Uncapped, it agreed with the shape
-        head on a soft club's spade and an eight of clubs read as a sure 8S; allowed to
-        firm a read up to 0.85, it lifted a picture's ornament over the tracker's 0.5
-        as a ten of clubs."""
+        overruling the shape gives its suit up to ``GREY_MOST`` of the mass. Uncapped,
+        it agreed with the shape head on a soft club's spade and an eight of clubs read
+        as a sure 8S; allowed to firm a read up to 0.85, it lifted a picture's ornament
+        over the tracker's 0.5 as a ten of clubs."""
         head = self.model.black
         if head is None:  # weights from before the head
             return ps
@@ -432,7 +435,7 @@ class CardReader:
             # read beside it is a pattern (a red card back's lattice), not a card
             return CardRead(None, 0.0, per_corner)
         if len(good) == 1:
-            conf *= 0.8  # one corner only (the other covered): believable, less so
+            conf *= LONE_CORNER
         else:
             conf = agreeing_corners(good[0].confidence, good[1].confidence)
         return CardRead(texts.pop(), conf, per_corner)

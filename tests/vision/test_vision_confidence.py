@@ -13,6 +13,7 @@ from vision.pips import Pips
 from vision.reader import (
     DISPUTED,
     GREY_MOST,
+    LONE_CORNER,
     PIPS_CONTRADICT,
     PIPS_SHORT,
     RED_SPREAD,
@@ -160,7 +161,7 @@ def test_heads_that_choose_different_black_suits_leave_the_suit_doubted(
     assert out.max() <= DISPUTED * (spade + club) + 1e-6
     assert out.sum() == pytest.approx(1.0)
     # a corner read as sure as a rank can be, with this suit: not counted
-    assert 0.8 * out.max() < TrackerConfig().min_confidence
+    assert LONE_CORNER * out.max() < TrackerConfig().min_confidence
 
 
 @pytest.mark.parametrize(
@@ -230,5 +231,5 @@ def test_a_sure_grey_head_overrules_the_shape_but_never_makes_a_sure_read(
     assert SUITS[int(out.argmax())] == best
     assert out.max() <= GREY_MOST * (spade + club) + 1e-6
     assert out.sum() == pytest.approx(1.0)
-    assert 0.8 * out.max() >= TrackerConfig().min_confidence
+    assert LONE_CORNER * out.max() >= TrackerConfig().min_confidence
     assert out.max() < SURE

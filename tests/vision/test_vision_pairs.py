@@ -19,7 +19,7 @@ from vision.index_pairs import (
     card_from_pair,
     index_pairs,
 )
-from vision.reader import agreeing_corners
+from vision.reader import LONE_CORNER, agreeing_corners
 
 
 def one_by_one(blobs: list[InkBlob]) -> list[tuple[InkBlob, InkBlob]]:
@@ -88,7 +88,7 @@ def card_indices(
 
 def pair_read(card: str, corner: float, rank: InkBlob, suit: InkBlob) -> _PairRead:
     return _PairRead(
-        0.8 * corner, card, card_from_pair(rank, suit, 1.0), rank, suit, corner, (rank, suit)
+        LONE_CORNER * corner, card, card_from_pair(rank, suit, 1.0), rank, corner, (rank, suit)
     )
 
 
