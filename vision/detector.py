@@ -493,8 +493,8 @@ def _opposite(a: _PairRead, b: _PairRead, scale: float) -> bool:
 def _both_corners(reads: list[_PairRead], scale: float) -> list[_PairRead]:
     """The reads, with each card whose two opposite corners were both read as it (a card
     lying whole on a light table, each index read alone below the tracker's 0.5) also
-    as one read of all four blobs, its confidence that of two agreeing corners (as
-    :meth:`CardReader._decide` weighs them: not two independent proofs)."""
+    as one read of all four blobs, its confidence that of two agreeing corners
+    (:func:`vision.reader.agreeing_corners`, as an outlined card's are weighed)."""
     out = list(reads)
     for i, a in enumerate(reads):
         for b in reads[i + 1 :]:
