@@ -20,6 +20,10 @@ from vision.model import SUITS, GlyphModel
 
 #: Part of the card where pips lie (fractions of width and height): clear of both indices.
 BODY_X0, BODY_X1, BODY_Y0, BODY_Y1 = 0.17, 0.83, 0.06, 0.94
+#: A pip whose centre lies in this band of the card's height (fractions) may face either
+#: way (decks differ on a middle pip); above it a pip stands upright, below it upside
+#: down, as every deck prints them (turning the card end for end keeps that true).
+MIDDLE = (0.4, 0.6)
 
 
 @dataclass(frozen=True)
@@ -42,9 +46,9 @@ def read_pips(card_bgr: np.ndarray, model: GlyphModel) -> Pips | None:
     y0, y1 = int(h * BODY_Y0), int(h * BODY_Y1)
     body = card_bgr[y0:y1, x0:x1]
     ink, _, _, _ = ink_score(body)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
     bh, bw = ink.shape
-    masks, areas = [], []
+    masks, areas, heights = [], [], []
     for i in range(1, n):
         x, y, cw, ch, area = (int(v) for v in stats[i])
         if x == 0 or y == 0 or x + cw >= bw or y + ch >= bh:
@@ -56,17 +60,23 @@ def read_pips(card_bgr: np.ndarray, model: GlyphModel) -> Pips | None:
             continue
         masks.append(mask)
         areas.append(area)
+        heights.append((y0 + float(cents[i][1])) / h)
     if not masks:
         return None
-    # Pips stand both ways up, and decks differ on which way a middle pip faces: a pip
-    # counts for a suit by its better reading of the two. (An upside-down heart reads
-    # as a spade too, but every pip of a heart reads as a heart one way or the other.)
+    # Each pip votes on the suit the way it faces: an upside-down heart is a spade's
+    # shape, so a heart's pips read either way round split between the two wherever
+    # colour cannot tell them (gold on black, a grey photo). A middle pip votes by its
+    # better reading of the two. Counted, a pip is of the suit either way round (a
+    # one-way deck prints every pip upright; its count still holds).
     upright = np.stack([glyphs.normalise(m) for m in masks])
     both = model.suit_proba(glyphs.features(np.concatenate([upright, upright[:, ::-1, ::-1]])))
-    p = np.maximum(both[: len(masks)], both[len(masks) :])[:, : len(SUITS) - 1]
+    up, down = both[: len(masks), : len(SUITS) - 1], both[len(masks) :, : len(SUITS) - 1]
+    either = np.maximum(up, down)
+    at = np.asarray(heights)[:, None]
+    p = np.where(at < MIDDLE[0], up, np.where(at > MIDDLE[1], down, either))
     score = p.sum(axis=0)
     suit = int(score.argmax())
-    agree = p[:, suit] > 0.5
+    agree = either[:, suit] > 0.5
     if not agree.any():
         return None
     # the pips of one card are one size; the big pip beside a picture counts alone
