@@ -802,12 +802,21 @@ def dark_quads_and_mask(
 ) -> tuple[list[np.ndarray], np.ndarray, float]:
     """:func:`dark_quads`, with the mask they came from and its scale (mask pixels per
     frame pixel): dark cards touching each other are one blob there, whose corners are
-    still each card's own (:mod:`vision.overlap`)."""
+    still each card's own (:mod:`vision.overlap`).
+
+    Both splits of the negative are outlined, as for a light deck: where part of the
+    table lies in shadow (or a keyboard, a dark cloth fills part of the view), the first
+    split puts it with the dark cards, and a card touching it is no card's shape there;
+    the second parts the blacker stock from the grey shadow."""
     small, scale = work_copy(frame_bgr)
     negative = cv2.bitwise_not(white_balance(small))
-    mask = paper_masks(negative)[0]
-    found = _quads_in_mask(mask, negative, [], cfg)
-    return [order_quad(q / scale) for q, _ in found if not isinstance(q, Later)], mask, scale
+    masks = paper_masks(negative)
+    blobs = _Blobs()
+    quads = []
+    for mask in masks:
+        found = _quads_in_mask(mask, negative, [], cfg, blobs=blobs)
+        quads += [order_quad(q / scale) for q, _ in found if not isinstance(q, Later)]
+    return quads, masks[0], scale
 
 
 def find_quads(

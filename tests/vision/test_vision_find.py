@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from vision import CardDetector
-from vision.locate import rectify, turned
+from vision.locate import dark_quads, rectify, turned
 from vision.overlap import _square_chamfers
 from vision.reader import CardReader
 from vision.synth import (
@@ -173,6 +173,26 @@ def test_a_dark_deck_on_a_light_grained_table_is_found_by_its_negative(
     dets = [d for d in detector.detect(dark_deck_on(desk, seed)) if d.card]
     assert sorted(d.card for d in dets) == sorted(c for c, _, _ in DARK_ROW)
     assert all(0.5 <= d.confidence < 0.9 for d in dets)
+
+
+@pytest.mark.parametrize("shade", [0.35, 0.45])
+@pytest.mark.parametrize("seed", [5, 6])
+def test_dark_cards_beside_a_shadowed_part_of_the_table_are_outlined(
+    shade: float, seed: int
+) -> None:
+    """The far part of a white desk in shadow is grey: in the negative, the first split
+    puts it with the black stock, and a dark card lying across its edge makes one blob
+    with it. The negative's second split parts the blacker stock from the shadow."""
+    rng = np.random.default_rng(seed)
+    img = np.full((960, 1280, 3), (226, 230, 232), np.float32)
+    img[300:] *= shade
+    img = img.astype(np.uint8)
+    cards = {"7H": (400, 560), "QS": (880, 360)}
+    for (card, xy), angle in zip(cards.items(), (12, -25), strict=True):
+        place(img, gold_on_black(card), xy, 320, angle, rng)
+    quads = dark_quads(camera(img, rng, glare=False))
+    for x, y in cards.values():
+        assert any(np.hypot(*(q.mean(axis=0) - (x, y))) < 20 for q in quads)
 
 
 def test_a_black_slab_beside_a_dark_deck_is_no_card(detector: CardDetector) -> None:
