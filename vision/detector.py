@@ -15,6 +15,7 @@ from vision.index import corner_windows
 from vision.index_pairs import (
     MAX_PAIRS,
     RANK_AT,
+    RANK_TO_SUIT,
     SEARCH_SIZE,
     InkBlob,
     card_from_pair,
@@ -176,8 +177,11 @@ class CardDetector:
         out = [d for d in out if d.card or id(d.quad) not in shape_only]
         if not any(d.card for d in out):
             out += self._from_border_lines(frame_bgr, small)
+        spare: list[Detection] = []
         if not any(d.card for d in out):
-            out += self._from_index_pairs(frame_bgr, out, 0.0)[:1]
+            first = self._from_index_pairs(frame_bgr, out, 0.0)
+            out += first[:1]
+            spare = [d for d in first[1:] if d.confidence >= CORNER_MIN]
         if not any(d.card for d in out):
             # a close-up: its index is too big for the search's working copy (the
             # stock round a glyph is judged within a window narrower than it)
@@ -211,6 +215,8 @@ class CardDetector:
             # stock as white as the cards read lies bare beside them (cards on a light
             # table whose outlines ran into it)
             out = self._beside_sure_cards(frame_bgr, out)
+        if spare and any(d.card for d in out):
+            out += self._spare_reads(spare, out)
         if small is not None and self.plane is not None:
             full = self.plane
             out = [
@@ -373,6 +379,50 @@ class CardDetector:
             return True
         width, height = CARD_SIZE
         return both and width - rx <= x <= width and height - ry <= y <= height
+
+    def _spare_reads(self, spare: list[Detection], found: list[Detection]) -> list[Detection]:
+        """The first index search's other reads (:meth:`detect`) that count, each kept if
+        its card is not read already and no card read since hides it (:meth:`_hides`: its
+        index would be that card's own ink, an index, its picture or pips).
+
+        Where nothing was outlined, that search looks at all the frame's ink and keeps only
+        its best read (a single card's photo holds one card; the rest there is its picture
+        or the table). Once that read has let the frame's other cards be found, the later
+        search looks only on stock as bright as theirs, so a card in the shade (the near
+        edge of a table, under a hand) was found by the first search alone."""
+        seen = {d.card for d in found if d.card}
+        whole = [d for d in found if d.card]
+        out = []
+        for d in spare:
+            at = self._index_point(d)
+            if d.card in seen or any(self._hides(o, at, d.center) for o in whole if o is not d):
+                continue
+            seen.add(d.card)
+            out.append(d)
+        return out
+
+    def _hides(self, d: Detection, index: tuple[float, float], middle: tuple[float, float]) -> bool:
+        """Whether the card ``d`` hides a card read from its index at ``index``.
+
+        A card read from index pairs hides it if its own index (either, if read at both
+        corners) lies there, within a glyph's spacing: the same ink read twice. An
+        outlined card hides it only lying over both that index and the card's ``middle``:
+        an outlined card may lie under the index (in a fan, the card on top shows its
+        index over the next one's outline)."""
+        entry = self._by_index.get(id(d))
+        if entry is None or entry[0] is not d:
+            return self._covers(d, index) and self._covers(d, middle)
+        _, m, both = entry
+        x, y, w = m @ np.array([index[0], index[1], 1.0])
+        width, height = CARD_SIZE
+        ranks = [RANK_AT, (width - RANK_AT[0], height - RANK_AT[1])][: 2 if both else 1]
+        return any(np.hypot(x / w - rx, y / w - ry) < RANK_TO_SUIT for rx, ry in ranks)
+
+    def _index_point(self, d: Detection) -> tuple[float, float]:
+        """Where the rank of a card read from index pairs alone lies, in frame pixels."""
+        _, m, _ = self._by_index[id(d)]
+        x, y, w = np.linalg.inv(m) @ np.array([*RANK_AT, 1.0])
+        return float(x / w), float(y / w)
 
     def _pile_as_one(self, frame_bgr: np.ndarray, found: list[Detection]) -> list[Detection]:
         """The cards of a pile outlined as one card, found by their corner indices.

@@ -195,6 +195,24 @@ def test_dark_cards_beside_a_shadowed_part_of_the_table_are_outlined(
         assert any(np.hypot(*(q.mean(axis=0) - (x, y))) < 20 for q in quads)
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_card_in_the_shade_beside_one_read_from_its_index_is_read_too(
+    detector: CardDetector, seed: int
+) -> None:
+    """Nothing outlined, the first index search reads both cards; it keeps only its best
+    read (the rest of a single card's photo is its own picture), and the search beside
+    that card looks only on stock as bright as its own, so the card in the shade was
+    the first search's read alone."""
+    rng = np.random.default_rng(seed)
+    img = np.full((960, 1280, 3), (235, 240, 242), np.uint8)
+    place(img, card_face("KH"), (380, 480), 330, 8, rng)
+    place(img, card_face("7S"), (900, 480), 330, -12, rng)
+    # the right half falls into shade, smoothly (an edge there would be outlined)
+    ramp = np.clip((np.arange(1280, dtype=np.float32) - 560) / 160, 0, 1)
+    img = (img * (1 - 0.5 * ramp)[None, :, None]).astype(np.uint8)
+    assert read(detector, camera(img, rng, glare=False)) == ["7S", "KH"]
+
+
 def test_a_black_slab_beside_a_dark_deck_is_no_card(detector: CardDetector) -> None:
     dets = detector.detect(dark_deck_on(LIGHT_TABLES[1], 2, phone=True))
     assert sorted(d.card for d in dets if d.card) == sorted(c for c, _, _ in DARK_ROW)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.detector import CARD_SIZE, CORNER_MIN, _both_corners, _PairRead
+from vision.detector import CARD_SIZE, CORNER_MIN, CardDetector, Detection, _both_corners, _PairRead
 from vision.index_pairs import (
     AREA_WEIGHT,
     PAIR_SPACING,
@@ -18,6 +18,7 @@ from vision.index_pairs import (
     _alike,
     card_from_pair,
     index_pairs,
+    outline,
 )
 from vision.reader import LONE_CORNER, agreeing_corners
 
@@ -134,3 +135,25 @@ def test_two_weak_black_corners_do_not_make_a_card() -> None:
     got = _both_corners(one_sure, 1.0)
     assert len(got) == 3
     assert got[2].confidence == pytest.approx(agreeing_corners(0.7, 0.5))
+
+
+def test_a_spare_read_is_hidden_only_by_the_same_ink_or_a_card_over_it_whole() -> None:
+    """The first index search's other reads (:meth:`CardDetector._spare_reads`): one
+    whose index is a card's own index read from pairs is that ink read twice; an index
+    a glyph's spacing further on is a neighbour's in a fan. An outlined card hides a read
+    only lying over both its index and its middle (the card on top of a fan shows its
+    index over the outline of the one under it)."""
+    detector = CardDetector()
+    top, _ = card_indices((400.0, 120.0), 0.0, 1.0)
+    m = card_from_pair(*top, 1.0)
+    by_pairs = Detection(outline(m, CARD_SIZE), "5H", 0.6)
+    detector._by_index[id(by_pairs)] = (by_pairs, m, False)
+    rank = (top[0].cx, top[0].cy)
+    far = (400.0, 600.0)
+    assert detector._hides(by_pairs, (rank[0] + 5.0, rank[1] + 5.0), far)
+    assert not detector._hides(by_pairs, (rank[0] + 1.2 * RANK_TO_SUIT, rank[1]), far)
+    outlined = Detection(
+        np.array([[380, 100], [600, 100], [600, 420], [380, 420]], np.float32), "9C", 0.95
+    )
+    assert not detector._hides(outlined, rank, far)
+    assert detector._hides(outlined, rank, (500.0, 300.0))
