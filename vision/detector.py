@@ -61,6 +61,14 @@ INDEX_MOST = 0.8
 #: (Development scenes: 50×80, 70×100, 100×150 read 63.1, 62.9, 62.7 % counted; the whole
 #: guessed card, 61.9 %.)
 INDEX_REACH = (70.0, 100.0)
+#: A card read from an index pair short of the tracker's 0.5 but from this much counts
+#: (at CORNER_MIN) if it reads the same at every small shift of its card hypothesis
+#: (:data:`SHIFTS`): the pair's centres are blobs' centres, off by a pixel or two, and a
+#: read that holds wherever the corner falls within that is a read of the glyphs, not of
+#: where the window fell. Development scenes (counted, wrong counted): 64.2 %, 20 before;
+#: from 0.45, 67.5 %, 23; from 0.4, 69.0 %, 28; from 0.45 with no shifts tried, 68.2 %, 24
+#: (on these photos the shifts cost five right reads and keep out one wrong one).
+STEADY_FROM = 0.45
 
 
 @dataclass(frozen=True)
@@ -345,8 +353,11 @@ class CardDetector:
                 if res.card is not None and (best is None or res.confidence > best.confidence):
                     corner = res.corners[0].confidence if res.corners[0] else res.confidence
                     best = _PairRead(res.confidence, res.card, m, rank, corner, (a, b))
-            if best is not None:
-                reads.append(best)
+            if best is None:
+                continue
+            if STEADY_FROM <= best.confidence < CORNER_MIN and self._steady(frame_bgr, best):
+                best = replace(best, confidence=CORNER_MIN)
+            reads.append(best)
         reads = _both_corners(reads, scale)
         out: list[Detection] = []
         used: set[int] = set()
@@ -362,6 +373,14 @@ class CardDetector:
             self._by_index[id(det)] = (det, r.m, len(r.blobs) > 2)
             out.append(det)
         return out
+
+    def _steady(self, frame_bgr: np.ndarray, read: _PairRead) -> bool:
+        """Whether ``read`` reads the same card at every one of :data:`SHIFTS`."""
+        for shift in SHIFTS:
+            res = self.reader.read_corner(_corners_of(frame_bgr, shift @ read.m), self._colour)
+            if res.card != read.card:
+                return False
+        return True
 
     def _covers(self, d: Detection, point: tuple[float, float]) -> bool:
         """Whether the card ``d`` hides ``point``: inside its outline, or, for a card read
@@ -497,6 +516,24 @@ class CardDetector:
                 first = Detection(q, None, res.confidence)
         assert first is not None
         return first
+
+
+def _shifts() -> tuple[np.ndarray, ...]:
+    """Small moves of a card hypothesis about its rank's centre, in the rectified card's
+    pixels: scaled by 6 %, turned by 4 degrees, moved 2 px, each way."""
+    moves = [np.diag([k, k, 1.0]) for k in (0.94, 1.06)]
+    for degrees in (-4.0, 4.0):
+        c, s = np.cos(np.radians(degrees)), np.sin(np.radians(degrees))
+        moves.append(np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]]))
+    for dx, dy in ((2.0, 0.0), (-2.0, 0.0), (0.0, 2.0), (0.0, -2.0)):
+        moves.append(np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]]))
+    to_rank = np.array([[1.0, 0.0, -RANK_AT[0]], [0.0, 1.0, -RANK_AT[1]], [0.0, 0.0, 1.0]])
+    back = np.linalg.inv(to_rank)
+    return tuple(back @ move @ to_rank for move in moves)
+
+
+#: The shifts a read from an index pair is tried at before it counts (:data:`STEADY_FROM`).
+SHIFTS = _shifts()
 
 
 @dataclass

@@ -8,7 +8,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.detector import CARD_SIZE, CORNER_MIN, CardDetector, Detection, _both_corners, _PairRead
+from vision.detector import (
+    CARD_SIZE,
+    CORNER_MIN,
+    SHIFTS,
+    STEADY_FROM,
+    CardDetector,
+    Detection,
+    _both_corners,
+    _PairRead,
+)
 from vision.index_pairs import (
     AREA_WEIGHT,
     PAIR_SPACING,
@@ -20,7 +29,7 @@ from vision.index_pairs import (
     index_pairs,
     outline,
 )
-from vision.reader import LONE_CORNER, agreeing_corners
+from vision.reader import LONE_CORNER, CardRead, agreeing_corners
 
 
 def one_by_one(blobs: list[InkBlob]) -> list[tuple[InkBlob, InkBlob]]:
@@ -157,3 +166,50 @@ def test_a_spare_read_is_hidden_only_by_the_same_ink_or_a_card_over_it_whole() -
     )
     assert not detector._hides(outlined, rank, far)
     assert detector._hides(outlined, rank, (500.0, 300.0))
+
+
+class _ReadsByPlace:
+    """A reader whose one-corner read depends only on where the card hypothesis falls:
+    ``card`` at ``confidence`` everywhere but at the moves listed in ``elsewhere``."""
+
+    def __init__(self, card: str, confidence: float, elsewhere: dict[int, str]) -> None:
+        self.card, self.confidence, self.elsewhere = card, confidence, elsewhere
+        self.base: np.ndarray | None = None
+
+    def read_corner(self, m: np.ndarray, colour: bool = True) -> CardRead:
+        if self.base is None:
+            self.base = m
+        for k, shift in enumerate(SHIFTS):
+            if k in self.elsewhere and np.allclose(m, shift @ self.base):
+                return CardRead(self.elsewhere[k], self.confidence, (None,))
+        return CardRead(self.card, self.confidence, (None,))
+
+
+def index_frame() -> np.ndarray:
+    """A white frame holding one index: a rank's blob and its suit's just below."""
+    frame = np.full((480, 640, 3), 235, np.uint8)
+    frame[200:228, 300:318] = 20
+    frame[236:256, 301:317] = 20
+    return frame
+
+
+@pytest.mark.parametrize(
+    ("confidence", "elsewhere", "counted"),
+    [
+        (STEADY_FROM, {}, True),  # steady: counted
+        (STEADY_FROM, {3: "8H"}, False),  # turned 4 degrees it reads another card
+        (STEADY_FROM - 0.02, {}, False),  # too weak to be looked at again
+    ],
+)
+def test_a_weak_pair_read_counts_if_it_reads_the_same_at_every_small_shift(
+    monkeypatch: pytest.MonkeyPatch, confidence: float, elsewhere: dict[int, str], counted: bool
+) -> None:
+    """A pair's centres are blobs' centres, a pixel or two out: a read short of the
+    tracker's 0.5 that holds wherever the corner falls within that reads the glyphs, and
+    counts (at 0.5, never more); one that changes with the shift does not."""
+    detector = CardDetector()
+    reader = _ReadsByPlace("6H", confidence, elsewhere)
+    monkeypatch.setattr(detector, "reader", reader)
+    monkeypatch.setattr("vision.detector._corners_of", lambda frame, m: m)
+    got = detector._from_index_pairs(index_frame(), [], CORNER_MIN)
+    assert [(d.card, d.confidence) for d in got] == ([("6H", CORNER_MIN)] if counted else [])
