@@ -22,7 +22,8 @@ from vision.model import SUITS, GlyphModel
 BODY_X0, BODY_X1, BODY_Y0, BODY_Y1 = 0.17, 0.83, 0.06, 0.94
 #: A pip whose centre lies in this band of the card's height (fractions) may face either
 #: way (decks differ on a middle pip); above it a pip stands upright, below it upside
-#: down, as every deck prints them (turning the card end for end keeps that true).
+#: down, as decks print them (turning the card end for end keeps that true; a one-way
+#: deck's pips all stand upright, see :func:`read_pips`' count).
 MIDDLE = (0.4, 0.6)
 
 
