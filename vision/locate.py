@@ -811,10 +811,11 @@ def dark_quads_and_mask(
     small, scale = work_copy(frame_bgr)
     negative = cv2.bitwise_not(white_balance(small))
     masks = paper_masks(negative)
+    gray: list[np.ndarray] = []  # converted once, for both masks
     blobs = _Blobs()
     quads = []
     for mask in masks:
-        found = _quads_in_mask(mask, negative, [], cfg, blobs=blobs)
+        found = _quads_in_mask(mask, negative, gray, cfg, blobs=blobs)
         quads += [order_quad(q / scale) for q, _ in found if not isinstance(q, Later)]
     return quads, masks[0], scale
 
