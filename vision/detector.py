@@ -40,8 +40,15 @@ from vision.locate import (
 )
 from vision.model import BLACK_SUITS, DeckGlyphs, GlyphModel
 from vision.overlap import MAX_HYPOTHESES, card_short_side, corner_hypotheses
+from vision.pips import FIRST_PIPS_WINDOW, first_pips_black
 from vision.plane import TablePlane
-from vision.reader import LONE_CORNER, CardReader, agreeing_corners, colourless
+from vision.reader import (
+    DARK_GREY_STOCK,
+    LONE_CORNER,
+    CardReader,
+    agreeing_corners,
+    colourless,
+)
 from vision.warp import warp_windows
 
 #: Rectified card size (width, height): index glyphs come out roughly 25-35 px tall.
@@ -69,6 +76,11 @@ INDEX_REACH = (70.0, 100.0)
 #: from 0.45, 67.5 %, 23; from 0.4, 69.0 %, 28; from 0.45 with no shifts tried, 68.2 %, 24
 #: (on these photos the shifts cost five right reads and keep out one wrong one).
 STEADY_FROM = 0.45
+#: The ranks (as read) of cards with pips beside the top-left index.
+SPOT_RANKS = "23456789T"
+#: The first pips' vote (:func:`vision.pips.first_pips_black`) that turns a black suit
+#: read from an index pair to the other one.
+PIPS_OVERRULE = 0.7
 
 
 @dataclass(frozen=True)
@@ -357,7 +369,7 @@ class CardDetector:
                 continue
             if STEADY_FROM <= best.confidence < CORNER_MIN and self._steady(frame_bgr, best):
                 best = replace(best, confidence=CORNER_MIN)
-            reads.append(best)
+            reads.append(self._by_first_pips(frame_bgr, best))
         reads = _both_corners(reads, scale)
         out: list[Detection] = []
         used: set[int] = set()
@@ -373,6 +385,26 @@ class CardDetector:
             self._by_index[id(det)] = (det, r.m, len(r.blobs) > 2)
             out.append(det)
         return out
+
+    def _by_first_pips(self, frame_bgr: np.ndarray, read: _PairRead) -> _PairRead:
+        """``read`` with its black suit turned to the other one where the first pips
+        beside its index are at least :data:`PIPS_OVERRULE` sure of that other suit (a
+        webcam's soft club, which the index's few pixels give as a spade): never surer
+        than the read was, nor than :data:`CORNER_MIN`. Spot cards on light stock only."""
+        rank, suit = read.card[0], read.card[1]
+        if rank not in SPOT_RANKS or suit not in BLACK_SUITS:
+            return read
+        x0, y0, x1, y1 = FIRST_PIPS_WINDOW
+        window = warp_windows(
+            frame_bgr, read.m, CARD_SIZE, [FIRST_PIPS_WINDOW], cv2.BORDER_REPLICATE
+        )[y0:y1, x0:x1]
+        if percentile(cv2.cvtColor(window, cv2.COLOR_BGR2GRAY), 50) < DARK_GREY_STOCK:
+            return read  # a dark deck's (or a shadowed) card: its ink is not darker
+        vote = first_pips_black(window, self.reader.model)
+        other = BLACK_SUITS[1 - BLACK_SUITS.index(suit)]
+        if vote is None or vote[BLACK_SUITS.index(other)] < PIPS_OVERRULE:
+            return read
+        return replace(read, card=rank + other, confidence=min(read.confidence, CORNER_MIN))
 
     def _steady(self, frame_bgr: np.ndarray, read: _PairRead) -> bool:
         """Whether ``read`` reads the same card at every one of :data:`SHIFTS`."""

@@ -86,3 +86,52 @@ def read_pips(card_bgr: np.ndarray, model: GlyphModel) -> Pips | None:
     count = int((agree & (area >= 0.6 * med) & (area <= 1.6 * med)).sum())
     vote = score / max(float(score.sum()), 1e-9)
     return Pips(vote, count)
+
+
+#: Beside a spot card's top-left index lie its first pips (the top of its left column,
+#: or of its middle one on a two or three), twice the index suit's size: where a card is
+#: read from its index alone, they are often all of its body that shows (a fan leaves the
+#: index side of each card bare). In the rectified 200×300 card a pair read maps: the
+#: window read (x0, y0, x1, y1), the box a pip's centre must fall in (the index of the card
+#: on top lies further right, past its own edge), and a pip's height range. (Development
+#: webcam fans: the first pips' centres at x 42-85, y 12-70, 29-44 px tall.)
+FIRST_PIPS_WINDOW = (30, 0, 150, 100)
+FIRST_PIP_CENTRES = (35, 10, 95, 75)
+FIRST_PIP_HEIGHT = (26, 48)
+
+
+def first_pips_black(window_bgr: np.ndarray, model: GlyphModel) -> np.ndarray | None:
+    """Spade against club (in ``BLACK_SUITS`` order, summing to 1) from the first pips in
+    ``window_bgr`` (the card's :data:`FIRST_PIPS_WINDOW`), read from their grey levels by
+    the black-suit head; None where no pip shows or the model has no such head.
+
+    A thresholded webcam club is a spade's shape, its pips' as much as its index's (the
+    shape head reads most development webcam clubs' pips as spades); twice the index's
+    size, a pip's grey levels still show three lobes."""
+    if model.black is None:
+        return None
+    x0, y0 = FIRST_PIPS_WINDOW[:2]
+    cx0, cy0, cx1, cy1 = FIRST_PIP_CENTRES
+    ink, _, score, _ = ink_score(window_bgr)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    soft, shapes = [], []
+    for i in range(1, n):
+        x, y, w, h, _ = (int(v) for v in stats[i])
+        cx, cy = float(cents[i][0]) + x0, float(cents[i][1]) + y0
+        if not (cx0 <= cx <= cx1 and cy0 <= cy <= cy1):
+            continue
+        if not (FIRST_PIP_HEIGHT[0] <= h <= FIRST_PIP_HEIGHT[1]) or not (0.4 <= w / h <= 1.6):
+            continue
+        g = glyphs.normalise_soft(score[max(0, y - 3) : y + h + 3, max(0, x - 3) : x + w + 3])
+        if g is None:
+            continue
+        shapes.append(glyphs.normalise((labels[y : y + h, x : x + w] == i).astype(np.uint8) * 255))
+        soft.append(g)
+    if not soft:
+        return None
+    # a rank glyph or a picture's ornament of a pip's size: the shape head calls it junk
+    suit_shape = model.suit_proba(glyphs.features(np.stack(shapes)))[:, SUITS.index("junk")] < 0.5
+    if not suit_shape.any():
+        return None
+    q = model.black.proba(glyphs.features(np.stack(soft)[suit_shape]))
+    return q.mean(axis=0)

@@ -5,6 +5,7 @@ opposite corners read alike count as one card read at both."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -30,6 +31,7 @@ from vision.index_pairs import (
     outline,
 )
 from vision.reader import LONE_CORNER, CardRead, agreeing_corners
+from vision.render import suit_mask_shape
 
 
 def one_by_one(blobs: list[InkBlob]) -> list[tuple[InkBlob, InkBlob]]:
@@ -213,3 +215,65 @@ def test_a_weak_pair_read_counts_if_it_reads_the_same_at_every_small_shift(
     monkeypatch.setattr("vision.detector._corners_of", lambda frame, m: m)
     got = detector._from_index_pairs(index_frame(), [], CORNER_MIN)
     assert [(d.card, d.confidence) for d in got] == ([("6H", CORNER_MIN)] if counted else [])
+
+
+class _ReadsTheIndex:
+    """A reader that reads ``card`` from the card hypothesis of the index in
+    :func:`index_frame` (its rank's and suit's blobs where a card's sit) and nothing
+    elsewhere: the pip beside that index is neither."""
+
+    def __init__(self, card: str, confidence: float) -> None:
+        self.card, self.confidence = card, confidence
+        self.model = CardDetector().reader.model
+
+    def read_corner(self, m: np.ndarray, colour: bool = True) -> CardRead:
+        rank = m @ np.array([308.5, 213.5, 1.0])
+        suit = m @ np.array([308.5, 245.5, 1.0])
+        at = np.array([RANK_AT, (RANK_AT[0], RANK_AT[1] + RANK_TO_SUIT)])
+        if np.abs(np.stack([rank[:2], suit[:2]]) - at).max() < 3:
+            return CardRead(self.card, self.confidence, (None,))
+        return CardRead(None, 0.0, (None,))
+
+
+def with_first_pip(frame: np.ndarray, suit: str, stock: int = 235) -> np.ndarray:
+    """``frame`` with a pip of ``suit`` (35 px, softened as a camera blurs it) where a
+    spot card's first pip lies beside the index of :func:`index_frame`, on ``stock``."""
+    frame = frame.copy()
+    frame[frame > 100] = stock
+    mask = suit_mask_shape(suit, 34)
+    ys, xs = np.nonzero(mask)
+    mask = mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    h, w = mask.shape
+    ink = np.zeros(frame.shape[:2], np.float32)
+    ink[229 - h // 2 : 229 - h // 2 + h, 341 - w // 2 : 341 - w // 2 + w] = mask / 255.0
+    ink = cv2.GaussianBlur(ink, (0, 0), 1.0)[:, :, None]
+    return (frame * (1 - ink) + 20 * ink).astype(np.uint8)
+
+
+@pytest.mark.parametrize(
+    ("read", "pip", "stock", "reported"),
+    [
+        ("5S", "C", 235, ("5C", CORNER_MIN)),  # the pips are clubs: a club, not surer
+        ("5C", "S", 235, ("5S", CORNER_MIN)),  # and the other way round
+        ("5S", "S", 235, ("5S", 0.6)),  # the pips agree: as read
+        ("QS", "C", 235, ("QS", 0.6)),  # a court card has no pips beside its index
+        ("5H", "C", 235, ("5H", 0.6)),  # colour tells a red suit; the pips check black
+        ("5S", "C", 110, ("5S", 0.6)),  # stock as dark as a dark deck's: not looked at
+    ],
+)
+def test_the_first_pips_beside_an_index_turn_its_black_suit(
+    monkeypatch: pytest.MonkeyPatch,
+    read: str,
+    pip: str,
+    stock: int,
+    reported: tuple[str, float],
+) -> None:
+    """A webcam's club of a few pixels reads as a spade in the index; the pips beside
+    it, twice as tall, still show their lobes: a spot card read from its index pair
+    takes their black suit where they are sure of it, counted but never surer."""
+    detector = CardDetector()
+    monkeypatch.setattr(detector, "reader", _ReadsTheIndex(read, 0.6))
+    monkeypatch.setattr("vision.detector._corners_of", lambda frame, m: m)
+    frame = with_first_pip(index_frame(), pip, stock)
+    got = detector._from_index_pairs(frame, [], CORNER_MIN)
+    assert [(d.card, d.confidence) for d in got] == [reported]
