@@ -38,9 +38,9 @@ from vision.locate import (
     rectify,
     turned,
 )
-from vision.model import BLACK_SUITS, DeckGlyphs, GlyphModel
+from vision.model import BLACK_SUITS, SUITS, DeckGlyphs, GlyphModel
 from vision.overlap import MAX_HYPOTHESES, card_short_side, corner_hypotheses
-from vision.pips import FIRST_PIPS_WINDOW, first_pips_black
+from vision.pips import FIRST_PIPS_WINDOW, first_pips
 from vision.plane import TablePlane
 from vision.reader import (
     DARK_GREY_STOCK,
@@ -78,9 +78,12 @@ INDEX_REACH = (70.0, 100.0)
 STEADY_FROM = 0.45
 #: The ranks (as read) of cards with pips beside the top-left index.
 SPOT_RANKS = "23456789T"
-#: The first pips' vote (:func:`vision.pips.first_pips_black`) that turns a black suit
-#: read from an index pair to the other one.
+#: The first pips' vote (:func:`vision.pips.first_pips`) that turns a black suit read
+#: from an index pair to the other one; and the vote for its own suit that makes a read
+#: short of the tracker's 0.5, but from PIPS_LIFT_FROM, count.
 PIPS_OVERRULE = 0.7
+PIPS_AGREE = 0.8
+PIPS_LIFT_FROM = 0.3
 
 
 @dataclass(frozen=True)
@@ -369,7 +372,8 @@ class CardDetector:
                 continue
             if STEADY_FROM <= best.confidence < CORNER_MIN and self._steady(frame_bgr, best):
                 best = replace(best, confidence=CORNER_MIN)
-            reads.append(self._by_first_pips(frame_bgr, best))
+            card, confidence = self._by_first_pips(frame_bgr, best.card, best.confidence, best.m)
+            reads.append(replace(best, card=card, confidence=confidence))
         reads = _both_corners(reads, scale)
         out: list[Detection] = []
         used: set[int] = set()
@@ -386,25 +390,42 @@ class CardDetector:
             out.append(det)
         return out
 
-    def _by_first_pips(self, frame_bgr: np.ndarray, read: _PairRead) -> _PairRead:
-        """``read`` with its black suit turned to the other one where the first pips
-        beside its index are at least :data:`PIPS_OVERRULE` sure of that other suit (a
-        webcam's soft club, which the index's few pixels give as a spade): never surer
-        than the read was, nor than :data:`CORNER_MIN`. Spot cards on light stock only."""
-        rank, suit = read.card[0], read.card[1]
-        if rank not in SPOT_RANKS or suit not in BLACK_SUITS:
-            return read
+    def _by_first_pips(
+        self, frame_bgr: np.ndarray, card: str, confidence: float, m: np.ndarray
+    ) -> tuple[str, float]:
+        """A one-corner read (``card`` at ``confidence``, its card hypothesis's map ``m``)
+        checked against the first pips beside its index (spot cards on light
+        stock only). Where they are at least :data:`PIPS_OVERRULE` sure of the other
+        black suit, it takes that suit (a webcam's soft club, which the index's few
+        pixels give as a spade), never surer than it was nor than :data:`CORNER_MIN`.
+        Where a read short of the tracker's 0.5 but from :data:`PIPS_LIFT_FROM` finds
+        them :data:`PIPS_AGREE` sure of its own suit, it counts, at :data:`CORNER_MIN`."""
+        rank, suit = card[0], card[1]
+        lift = PIPS_LIFT_FROM <= confidence < CORNER_MIN
+        if rank not in SPOT_RANKS or not (suit in BLACK_SUITS or lift):
+            return card, confidence
         x0, y0, x1, y1 = FIRST_PIPS_WINDOW
-        window = warp_windows(
-            frame_bgr, read.m, CARD_SIZE, [FIRST_PIPS_WINDOW], cv2.BORDER_REPLICATE
-        )[y0:y1, x0:x1]
+        window = warp_windows(frame_bgr, m, CARD_SIZE, [FIRST_PIPS_WINDOW], cv2.BORDER_REPLICATE)[
+            y0:y1, x0:x1
+        ]
         if percentile(cv2.cvtColor(window, cv2.COLOR_BGR2GRAY), 50) < DARK_GREY_STOCK:
-            return read  # a dark deck's (or a shadowed) card: its ink is not darker
-        vote = first_pips_black(window, self.reader.model)
-        other = BLACK_SUITS[1 - BLACK_SUITS.index(suit)]
-        if vote is None or vote[BLACK_SUITS.index(other)] < PIPS_OVERRULE:
-            return read
-        return replace(read, card=rank + other, confidence=min(read.confidence, CORNER_MIN))
+            return card, confidence  # a dark deck's (or a shadowed) card: its ink is not darker
+        pips = first_pips(window, self.reader.model)
+        if pips is None:
+            return card, confidence
+        black = float(sum(pips.shape[SUITS.index(s)] for s in BLACK_SUITS))
+        if suit in BLACK_SUITS:
+            if pips.black is None or black < 0.5:
+                return card, confidence  # the pips beside it are red: someone else's
+            other = BLACK_SUITS[1 - BLACK_SUITS.index(suit)]
+            if pips.black[BLACK_SUITS.index(other)] >= PIPS_OVERRULE:
+                return rank + other, min(confidence, CORNER_MIN)
+            agree = float(pips.black[BLACK_SUITS.index(suit)])
+        else:
+            agree = float(pips.shape[SUITS.index(suit)])
+        if lift and agree >= PIPS_AGREE:
+            return card, CORNER_MIN
+        return card, confidence
 
     def _steady(self, frame_bgr: np.ndarray, read: _PairRead) -> bool:
         """Whether ``read`` reads the same card at every one of :data:`SHIFTS`."""

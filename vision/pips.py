@@ -100,16 +100,24 @@ FIRST_PIP_CENTRES = (35, 10, 95, 75)
 FIRST_PIP_HEIGHT = (26, 48)
 
 
-def first_pips_black(window_bgr: np.ndarray, model: GlyphModel) -> np.ndarray | None:
-    """Spade against club (in ``BLACK_SUITS`` order, summing to 1) from the first pips in
-    ``window_bgr`` (the card's :data:`FIRST_PIPS_WINDOW`), read from their grey levels by
-    the black-suit head; None where no pip shows or the model has no such head.
+@dataclass(frozen=True)
+class FirstPips:
+    """What the first pips beside an index say of the suit: the shape head's vote over
+    the four suits, and the black-suit head's over ``BLACK_SUITS`` (from their grey
+    levels; None where the model has no such head). Each sums to 1."""
+
+    shape: np.ndarray
+    black: np.ndarray | None
+
+
+def first_pips(window_bgr: np.ndarray, model: GlyphModel) -> FirstPips | None:
+    """The first pips in ``window_bgr`` (the card's :data:`FIRST_PIPS_WINDOW`), or None
+    where none shows.
 
     A thresholded webcam club is a spade's shape, its pips' as much as its index's (the
     shape head reads most development webcam clubs' pips as spades); twice the index's
-    size, a pip's grey levels still show three lobes."""
-    if model.black is None:
-        return None
+    size, a pip's grey levels still show three lobes, so a black suit is told by the
+    black-suit head."""
     x0, y0 = FIRST_PIPS_WINDOW[:2]
     cx0, cy0, cx1, cy1 = FIRST_PIP_CENTRES
     ink, _, score, _ = ink_score(window_bgr)
@@ -129,9 +137,14 @@ def first_pips_black(window_bgr: np.ndarray, model: GlyphModel) -> np.ndarray | 
         soft.append(g)
     if not soft:
         return None
+    p = model.suit_proba(glyphs.features(np.stack(shapes)))
     # a rank glyph or a picture's ornament of a pip's size: the shape head calls it junk
-    suit_shape = model.suit_proba(glyphs.features(np.stack(shapes)))[:, SUITS.index("junk")] < 0.5
-    if not suit_shape.any():
+    pips = p[:, SUITS.index("junk")] < 0.5
+    if not pips.any():
         return None
-    q = model.black.proba(glyphs.features(np.stack(soft)[suit_shape]))
-    return q.mean(axis=0)
+    shape = p[pips, : len(SUITS) - 1]
+    shape = (shape / shape.sum(axis=1, keepdims=True)).mean(axis=0)
+    if model.black is None:
+        return FirstPips(shape, None)
+    black = model.black.proba(glyphs.features(np.stack(soft)[pips])).mean(axis=0)
+    return FirstPips(shape, black)

@@ -30,6 +30,7 @@ from vision.index_pairs import (
     index_pairs,
     outline,
 )
+from vision.model import GlyphModel
 from vision.reader import LONE_CORNER, CardRead, agreeing_corners
 from vision.render import suit_mask_shape
 
@@ -177,6 +178,7 @@ class _ReadsByPlace:
     def __init__(self, card: str, confidence: float, elsewhere: dict[int, str]) -> None:
         self.card, self.confidence, self.elsewhere = card, confidence, elsewhere
         self.base: np.ndarray | None = None
+        self.model = GlyphModel.load()  # for the pips beside the index (none here)
 
     def read_corner(self, m: np.ndarray, colour: bool = True) -> CardRead:
         if self.base is None:
@@ -224,7 +226,7 @@ class _ReadsTheIndex:
 
     def __init__(self, card: str, confidence: float) -> None:
         self.card, self.confidence = card, confidence
-        self.model = CardDetector().reader.model
+        self.model = GlyphModel.load()
 
     def read_corner(self, m: np.ndarray, colour: bool = True) -> CardRead:
         rank = m @ np.array([308.5, 213.5, 1.0])
@@ -236,8 +238,9 @@ class _ReadsTheIndex:
 
 
 def with_first_pip(frame: np.ndarray, suit: str, stock: int = 235) -> np.ndarray:
-    """``frame`` with a pip of ``suit`` (35 px, softened as a camera blurs it) where a
-    spot card's first pip lies beside the index of :func:`index_frame`, on ``stock``."""
+    """``frame`` with a pip of ``suit`` (35 px, softened as a camera blurs it, red for
+    hearts and diamonds) where a spot card's first pip lies beside the index of
+    :func:`index_frame`, on ``stock``."""
     frame = frame.copy()
     frame[frame > 100] = stock
     mask = suit_mask_shape(suit, 34)
@@ -247,33 +250,44 @@ def with_first_pip(frame: np.ndarray, suit: str, stock: int = 235) -> np.ndarray
     ink = np.zeros(frame.shape[:2], np.float32)
     ink[229 - h // 2 : 229 - h // 2 + h, 341 - w // 2 : 341 - w // 2 + w] = mask / 255.0
     ink = cv2.GaussianBlur(ink, (0, 0), 1.0)[:, :, None]
-    return (frame * (1 - ink) + 20 * ink).astype(np.uint8)
+    colour = np.array((40, 40, 200) if suit in "HD" else (20, 20, 20), np.float32)
+    return (frame * (1 - ink) + colour * ink).astype(np.uint8)
 
 
 @pytest.mark.parametrize(
-    ("read", "pip", "stock", "reported"),
+    ("read", "confidence", "pip", "stock", "reported"),
     [
-        ("5S", "C", 235, ("5C", CORNER_MIN)),  # the pips are clubs: a club, not surer
-        ("5C", "S", 235, ("5S", CORNER_MIN)),  # and the other way round
-        ("5S", "S", 235, ("5S", 0.6)),  # the pips agree: as read
-        ("QS", "C", 235, ("QS", 0.6)),  # a court card has no pips beside its index
-        ("5H", "C", 235, ("5H", 0.6)),  # colour tells a red suit; the pips check black
-        ("5S", "C", 110, ("5S", 0.6)),  # stock as dark as a dark deck's: not looked at
+        ("5S", 0.6, "C", 235, [("5C", CORNER_MIN)]),  # the pips are clubs: a club, not surer
+        ("5C", 0.6, "S", 235, [("5S", CORNER_MIN)]),  # and the other way round
+        ("5S", 0.6, "S", 235, [("5S", 0.6)]),  # the pips agree: as read
+        ("QS", 0.6, "C", 235, [("QS", 0.6)]),  # a court card has no pips beside its index
+        ("5H", 0.6, "C", 235, [("5H", 0.6)]),  # colour tells a red suit; the pips check black
+        ("5S", 0.6, "C", 110, [("5S", 0.6)]),  # stock as dark as a dark deck's: not looked at
+        ("5S", 0.4, "S", 235, [("5S", CORNER_MIN)]),  # weak, the pips agree: counted
+        ("5H", 0.4, "H", 235, [("5H", CORNER_MIN)]),  # a red suit too
+        ("5H", 0.4, "D", 235, []),  # the pips are of the other red suit: not counted
+        ("5S", 0.4, "C", 235, []),  # turned to a club but no surer: not counted
+        ("5S", 0.4, "H", 235, []),  # red pips beside a black index: another card's
+        ("5S", 0.6, "H", 235, [("5S", 0.6)]),  # and they turn nothing
+        ("5S", 0.25, "S", 235, []),  # too weak for the pips to count it
+        ("QS", 0.4, "S", 235, []),  # a court card's picture can hold a pip-like suit
     ],
 )
-def test_the_first_pips_beside_an_index_turn_its_black_suit(
+def test_the_first_pips_beside_an_index_check_its_suit(
     monkeypatch: pytest.MonkeyPatch,
     read: str,
+    confidence: float,
     pip: str,
     stock: int,
-    reported: tuple[str, float],
+    reported: list[tuple[str, float]],
 ) -> None:
     """A webcam's club of a few pixels reads as a spade in the index; the pips beside
     it, twice as tall, still show their lobes: a spot card read from its index pair
-    takes their black suit where they are sure of it, counted but never surer."""
+    takes their black suit where they are sure of it, counted but never surer, and a read
+    short of the tracker's 0.5 counts where they are sure of its own suit."""
     detector = CardDetector()
-    monkeypatch.setattr(detector, "reader", _ReadsTheIndex(read, 0.6))
+    monkeypatch.setattr(detector, "reader", _ReadsTheIndex(read, confidence))
     monkeypatch.setattr("vision.detector._corners_of", lambda frame, m: m)
     frame = with_first_pip(index_frame(), pip, stock)
     got = detector._from_index_pairs(frame, [], CORNER_MIN)
-    assert [(d.card, d.confidence) for d in got] == [reported]
+    assert [(d.card, d.confidence) for d in got] == reported
