@@ -1,12 +1,13 @@
 """Accuracy and speed of the camera recognition path on a folder of labelled images.
 
     .venv/bin/python bench/vision_accuracy.py DIR [--part PART] [--deck-glyphs FILE] [--limit N]
-                                         [--every N] [--show-misses]
+                                         [--every N] [--show-misses] [--unstretch]
 
 DIR holds single-card photos, each file name starting with its card (``AS.jpg``,
 ``TD_01.jpg``, ``10C_00.jpg``), or scenes: photos of several cards with a
 ``labels.json`` (file name → list of card codes in view). Every photo is scaled so its
-long side is 1280 px before timing. ``--part`` (all, dev, held, dev-early, dev-late,
+long side is 1280 px before timing (``--unstretch``: the real-photo set's photos at the
+shape they were taken at, which the set stretched square). ``--part`` (all, dev, held, dev-early, dev-late,
 dev-moved) picks a part of the real-photo set (``bench/photo_split.py``). Prints cards found, rank right,
 suit right, both right, the median milliseconds per frame on one thread, and the
 resident memory with vision loaded. A baseline runs in the same process on the same
@@ -128,11 +129,29 @@ class TemplateBaseline:
         return None
 
 
-def load_frame(path: Path) -> np.ndarray | None:
-    """The photo scaled so its long side is 1280 px, as the camera reader would get it."""
+#: The shape (width, height) each series of the real-photo set was taken at, before the
+#: set stretched every photo to 640×640: the phones' photos are portrait 3:4, the webcam's
+#: landscape 16:9. (Outlines read surely at 0.7 or more, long side over short, median:
+#: the black-and-gold poker deck 1.05 as stretched, 1.39 at 3:4 portrait, 1.28 at 4:3
+#: landscape; the webcam's 1.40 at 16:9, 1.4-1.6 at 4:3.) No camera stretches its frames
+#: so; ``--unstretch`` undoes it, for the figure a camera with square pixels would give.
+ORIGINAL_SHAPE = {"WIN_": (16, 9), "IMG_": (3, 4)}
+
+
+def load_frame(path: Path, unstretch: bool = False) -> np.ndarray | None:
+    """The photo scaled so its long side is 1280 px, as the camera reader would get it;
+    ``unstretch``: at its series' original shape (:data:`ORIGINAL_SHAPE`) where known."""
     img = read_image(path, 1280)  # decoded at the size needed, as the camera reader does
     if img is None:
         return None
+    shape = next((v for k, v in ORIGINAL_SHAPE.items() if k in path.name), None)
+    if unstretch and shape is not None:
+        w, h = shape
+        size = (1280, round(1280 * h / w)) if w >= h else (round(1280 * w / h), 1280)
+        way = (
+            cv2.INTER_AREA if size[0] * size[1] < img.shape[0] * img.shape[1] else cv2.INTER_LINEAR
+        )
+        return cv2.resize(img, size, interpolation=way)
     s = 1280 / max(img.shape[:2])
     return cv2.resize(
         img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
@@ -146,13 +165,17 @@ def _timed(fn, *a):  # noqa: ANN001, ANN202
 
 
 def bench_singles(
-    paths: list[Path], detector: CardDetector, baseline: TemplateBaseline, show: bool
+    paths: list[Path],
+    detector: CardDetector,
+    baseline: TemplateBaseline,
+    show: bool,
+    unstretch: bool = False,
 ) -> str:
     """One card per photo: found, rank/suit right, and wrong reads the reader was sure of."""
     found = rank_ok = suit_ok = both_ok = base_ok = wrong_sure = right_doubted = 0
     times, base_times = [], []
     for p in paths:
-        img = load_frame(p)
+        img = load_frame(p, unstretch)
         if img is None:
             continue
         truth = label_of(p)
@@ -201,6 +224,7 @@ def bench_scenes(
     detector: CardDetector,
     baseline: TemplateBaseline,
     show: bool,
+    unstretch: bool = False,
 ) -> str:
     """Several cards per photo: per scene, the labelled cards read (right), the cards read
     that are not there (wrong), and those wrong reads the reader was sure of; and how
@@ -210,7 +234,7 @@ def bench_scenes(
     counted = wrong_counted = 0
     times = []
     for name, truth_list in labels.items():
-        img = load_frame(folder / name)
+        img = load_frame(folder / name, unstretch)
         if img is None:
             continue
         truth = {("T" if c[:-1] == "10" else c[:-1]) + c[-1] for c in truth_list}
@@ -267,6 +291,12 @@ def main(argv: list[str] | None = None) -> int:
         "--only", default="", metavar="TEXT", help="only photos whose file name contains TEXT"
     )
     ap.add_argument("--show-misses", action="store_true")
+    ap.add_argument(
+        "--unstretch",
+        action="store_true",
+        help="read the real-photo set's photos at the shape they were taken at, not stretched "
+        "square as the set holds them",
+    )
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     rss_before = rss_mb()
@@ -280,7 +310,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.limit:
             names = names[: args.limit]
         line = bench_scenes(
-            args.dir, {n: labels[n] for n in names}, detector, baseline, args.show_misses
+            args.dir,
+            {n: labels[n] for n in names},
+            detector,
+            baseline,
+            args.show_misses,
+            args.unstretch,
         )
     else:
         paths = sorted(
@@ -293,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
         )[:: args.every]
         if args.limit:
             paths = paths[: args.limit]
-        line = bench_singles(paths, detector, baseline, args.show_misses)
+        line = bench_singles(paths, detector, baseline, args.show_misses, args.unstretch)
     print(f"rss {rss_mb():.0f} MB (before vision {rss_before:.0f} MB)")
     print(line)
     return 0

@@ -1,6 +1,7 @@
 """What the reader misses in the real-photo set, by kind and by shooting series.
 
     .venv/bin/python bench/vision_misses.py SET_DIR [--part dev-late] [--scenes] [--list]
+                                            [--unstretch]
 
 SET_DIR is ``phone-photos-ccby`` (its ``singles/``, ``scenes/labels.json`` and
 ``index_boxes.json``). Each labelled card is put in one class, by where its printed
@@ -37,8 +38,8 @@ from vision_accuracy import label_of, load_frame  # noqa: E402
 from vision import CardDetector  # noqa: E402
 from vision.detector import Detection  # noqa: E402
 
-#: The set's images are 640×640; the bench reads them at 1280.
-BOX_SCALE = 1280 / 640
+#: The set's images (and its boxes) are 640×640.
+BOX_SPACE = 640
 
 
 def series(name: str) -> str:
@@ -53,13 +54,17 @@ def card_code(text: str) -> str:
     return ("T" if text[:-1] == "10" else text[:-1]) + text[-1]
 
 
-def kind_of_miss(card: str, boxes: list[dict], dets: list[Detection]) -> str:
-    """Why ``card`` was not read: what covers its indices' centres (see the module)."""
+def kind_of_miss(
+    card: str, boxes: list[dict], dets: list[Detection], shape: tuple[int, ...] = (1280, 1280)
+) -> str:
+    """Why ``card`` was not read: what covers its indices' centres (see the module), in a
+    frame of ``shape`` (the photo as read)."""
+    sx, sy = shape[1] / BOX_SPACE, shape[0] / BOX_SPACE
     kinds = set()
     for b in boxes:
         if card_code(b["card"]) != card:
             continue
-        x0, y0, x1, y1 = (v * BOX_SCALE for v in b["box"])
+        x0, y0, x1, y1 = (v * k for v, k in zip(b["box"], (sx, sy, sx, sy), strict=True))
         centre = ((x0 + x1) / 2, (y0 + y1) / 2)
         for d in dets:
             poly = d.quad.astype(np.float32).reshape(-1, 1, 2)
@@ -94,13 +99,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--part", choices=PARTS, default="dev-late")
     ap.add_argument("--scenes", action="store_true", help="the scenes, not the singles")
     ap.add_argument("--list", action="store_true", help="print every missed card")
+    ap.add_argument(
+        "--unstretch", action="store_true", help="photos at the shape they were taken at"
+    )
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     all_boxes = json.loads((args.root / "index_boxes.json").read_text())
     detector = CardDetector()
     counts: collections.Counter[tuple[str, str]] = collections.Counter()
     for path, truth in photos(args.root, args.part, args.scenes):
-        img = load_frame(path)
+        img = load_frame(path, args.unstretch)
         if img is None:
             continue
         dets = detector.detect(img)
@@ -108,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         boxes = all_boxes.get(f"{path.parent.name}/{path.name}") or all_boxes.get(path.name, [])
         counts[(series(path.name), "read_not_there")] += len(read - set(truth))
         for card in truth:
-            kind = "right" if card in read else kind_of_miss(card, boxes, dets)
+            kind = "right" if card in read else kind_of_miss(card, boxes, dets, img.shape)
             counts[(series(path.name), kind)] += 1
             if args.list and kind != "right":
                 print(f"{path.name} {card} {kind}")

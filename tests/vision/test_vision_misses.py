@@ -48,3 +48,24 @@ def test_the_bench_counts_a_read_card_by_series(tmp_path: Path, capsys) -> None:
     assert line == (
         "vision_misses series=white right=1 no_outline=0 unread=0 other_card=0 read_not_there=0"
     )
+
+
+def test_unstretched_photos_take_their_series_shape_and_boxes_follow(tmp_path: Path) -> None:
+    """The set stretched every photo to 640×640; ``--unstretch`` reads each series at the
+    shape it was taken at (phones 3:4 portrait, the webcam 16:9), and a box in the set's
+    640-pixel frame lands on the same spot of the photo as read."""
+    load = MISSES["load_frame"]
+    for name, stretched, unstretched in (
+        ("WIN_20240627_11_36_02_Pro.jpg", (1280, 1280), (720, 1280)),
+        ("IMG_20220921_193957.jpg", (1280, 1280), (1280, 960)),
+        ("KD_table.jpg", (1280, 1280), (1280, 1280)),  # a photo of no known series
+    ):
+        path = tmp_path / name
+        cv2.imwrite(str(path), np.full((640, 640, 3), 200, np.uint8))
+        assert load(path).shape[:2] == stretched
+        assert load(path, True).shape[:2] == unstretched
+    kind = MISSES["kind_of_miss"]
+    boxes = [{"card": "7H", "box": [320, 320, 340, 340]}]  # centre (330, 330) of 640
+    # at 1280×720 that centre is (660, 371): inside this outline, not at (660, 660)
+    assert kind("7H", boxes, [Detection(square(610, 321), None, 0.0)], (720, 1280)) == "unread"
+    assert kind("7H", boxes, [Detection(square(610, 321), None, 0.0)]) == "no_outline"
