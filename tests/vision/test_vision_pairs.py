@@ -14,6 +14,8 @@ from vision.detector import (
     CORNER_MIN,
     SHIFTS,
     STEADY_FROM,
+    STRETCH_DISCOUNT,
+    STRETCHES,
     CardDetector,
     Detection,
     _both_corners,
@@ -291,3 +293,58 @@ def test_the_first_pips_beside_an_index_check_its_suit(
     frame = with_first_pip(index_frame(), pip, stock)
     got = detector._from_index_pairs(frame, [], CORNER_MIN)
     assert [(d.card, d.confidence) for d in got] == reported
+
+
+class _ReadsByWidth:
+    """A reader whose one-corner read depends only on how wide the card hypothesis of
+    the index in :func:`index_frame` is read: ``reads`` maps a width (as in
+    :data:`STRETCHES`, 1.0 the pair's own) to (card, confidence); others read nothing."""
+
+    def __init__(self, reads: dict[float, tuple[str | None, float]]) -> None:
+        self.reads = reads
+        self.model = GlyphModel.load()
+        self.widths: list[float] = []
+
+    def read_corner(self, m: np.ndarray, colour: bool = True) -> CardRead:
+        rank = m @ np.array([308.5, 213.5, 1.0])
+        suit = m @ np.array([308.5, 245.5, 1.0])
+        if np.hypot(*(rank[:2] - RANK_AT)) > 1 or abs(suit[0] - RANK_AT[0]) > 1:
+            return CardRead(None, 0.0, (None,))
+        # the index's width in the hypothesis: 18 px of the frame, 34/32 card px each
+        width = round(float(np.hypot(*(m[:2, :2] @ np.array([1.0, 0.0])))) / (34 / 32), 2)
+        self.widths.append(width)
+        card, confidence = self.reads.get(width, (None, 0.0))
+        return CardRead(card, confidence, (None,))
+
+
+@pytest.mark.parametrize(
+    ("reads", "reported", "tried"),
+    [
+        # weak as the pair gives it, sure squeezed: the squeezed read, discounted
+        ({1.0: ("5H", 0.4), 0.8: ("6H", 0.7)}, [("6H", 0.7 * STRETCH_DISCOUNT)], 3),
+        ({1.0: ("5H", 0.4), 1.25: ("6H", 0.7)}, [("6H", 0.7 * STRETCH_DISCOUNT)], 3),
+        # counted as it is: no other width is tried
+        ({1.0: ("5H", 0.6), 0.8: ("6H", 0.9)}, [("5H", 0.6)], 1),
+        # read as nothing: most likely no index; no other width is tried either
+        ({1.0: (None, 0.0), 0.8: ("6H", 0.9)}, [], 1),
+        # a stretched read no surer once discounted: as it was (not counted)
+        ({1.0: ("5H", 0.45), 0.8: ("6H", 0.5)}, [], 3),
+    ],
+)
+def test_a_weak_pair_read_is_read_again_squeezed_and_stretched_across(
+    monkeypatch: pytest.MonkeyPatch,
+    reads: dict[float, tuple[str | None, float]],
+    reported: list[tuple[str, float]],
+    tried: int,
+) -> None:
+    """An index pair gives its card's scale down the card, not across it: at a slant a
+    card looks narrower than its height says, and its glyphs read at the wrong width read
+    weakly. A weak read is read again at other widths, the surest read taken, discounted."""
+    detector = CardDetector()
+    reader = _ReadsByWidth(reads)
+    monkeypatch.setattr(detector, "reader", reader)
+    monkeypatch.setattr("vision.detector._corners_of", lambda frame, m: m)
+    monkeypatch.setattr("vision.detector.STEADY_FROM", 1.0)  # not the shifts' test
+    got = detector._from_index_pairs(index_frame(), [], CORNER_MIN)
+    assert [(d.card, pytest.approx(d.confidence)) for d in got] == reported
+    assert sorted(reader.widths) == sorted([1.0, *STRETCHES][:tried])
