@@ -140,12 +140,13 @@ ORIGINAL_SHAPE = {"WIN_": (16, 9), "IMG_": (3, 4)}
 
 def load_frame(path: Path, unstretch: bool = False) -> np.ndarray | None:
     """The photo scaled so its long side is 1280 px, as the camera reader would get it;
-    ``unstretch``: at its series' original shape (:data:`ORIGINAL_SHAPE`) where known."""
+    ``unstretch``: a square photo at its series' original shape (:data:`ORIGINAL_SHAPE`)
+    where known (a phone's own photo, not stretched square, keeps its shape)."""
     img = read_image(path, 1280)  # decoded at the size needed, as the camera reader does
     if img is None:
         return None
     shape = next((v for k, v in ORIGINAL_SHAPE.items() if k in path.name), None)
-    if unstretch and shape is not None:
+    if unstretch and shape is not None and img.shape[0] == img.shape[1]:  # stretched square
         w, h = shape
         size = (1280, round(1280 * h / w)) if w >= h else (round(1280 * w / h), 1280)
         way = (

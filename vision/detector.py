@@ -414,12 +414,11 @@ class CardDetector:
             return best
         for f in STRETCHES:
             across = np.array([[f, 0.0, RANK_AT[0] * (1 - f)], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
-            res = self.reader.read_corner(_corners_of(frame_bgr, across @ m), self._colour)
+            mf = across @ m
+            res = self.reader.read_corner(_corners_of(frame_bgr, mf), self._colour)
             res = replace(res, confidence=res.confidence * STRETCH_DISCOUNT)
-            if res.card is not None and (
-                best[0].card is None or res.confidence > best[0].confidence
-            ):
-                best = res, across @ m
+            if res.card is not None and res.confidence > best[0].confidence:
+                best = res, mf
         return best
 
     def _by_first_pips(

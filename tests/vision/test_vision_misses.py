@@ -64,6 +64,10 @@ def test_unstretched_photos_take_their_series_shape_and_boxes_follow(tmp_path: P
         cv2.imwrite(str(path), np.full((640, 640, 3), 200, np.uint8))
         assert load(path).shape[:2] == stretched
         assert load(path, True).shape[:2] == unstretched
+    # a phone's own photo, never stretched square, keeps its shape
+    path = tmp_path / "IMG_20260101_120000.jpg"
+    cv2.imwrite(str(path), np.full((480, 640, 3), 200, np.uint8))
+    assert load(path, True).shape[:2] == (960, 1280)
     kind = MISSES["kind_of_miss"]
     boxes = [{"card": "7H", "box": [320, 320, 340, 340]}]  # centre (330, 330) of 640
     # at 1280×720 that centre is (660, 371): inside this outline, not at (660, 660)
