@@ -16,12 +16,17 @@ from pathlib import Path
 
 def replace_file(path: Path, text: str, *, mode: int = 0o644, encoding: str = "utf-8") -> None:
     """Make ``path`` hold ``text`` (created with ``mode``), atomically and durably."""
+    replace_bytes(path, text.encode(encoding), mode=mode)
+
+
+def replace_bytes(path: Path, data: bytes, *, mode: int = 0o644) -> None:
+    """Make ``path`` hold ``data`` (created with ``mode``), atomically and durably."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
-        with os.fdopen(fd, "w", encoding=encoding) as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)

@@ -93,6 +93,7 @@ class CameraSection:
     enabled: bool = False
     source: str = "0"  # a camera index, "picamera2", a video file or a folder of images
     zones_file: str = ""  # from `courtpiece calibrate`; empty: STATE/camera-zones.json
+    deck_file: str = ""  # from `courtpiece camera learn`; empty: STATE/camera-deck.npz
 
 
 @dataclass

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,9 @@ from controller.referee.service import TableService
 from controller.referee.table_events import PUBLIC, TableEvent, sees
 
 log = logging.getLogger(__name__)
+
+#: The learned deck in the state directory (``courtpiece camera learn``).
+DECK_FILE = "camera-deck.npz"
 
 
 def start_hub(service: TableService, port: str, source: str = "rfid-hub", *, search: bool = False) -> HubDriver:
@@ -66,6 +70,33 @@ def zones_path(service: TableService) -> Path:
     """Where the camera zones live: ``[camera] zones_file``, else STATE/camera-zones.json."""
     cam = service.config.camera
     return Path(cam.zones_file) if cam.zones_file else Path(service.config.state_dir) / "camera-zones.json"
+
+
+def deck_path(service: TableService) -> Path:
+    """The table's own deck's learned glyphs: ``[camera] deck_file``, else
+    STATE/camera-deck.npz (``courtpiece camera learn`` writes it)."""
+    cam = service.config.camera
+    return Path(cam.deck_file) if cam.deck_file else Path(service.config.state_dir) / DECK_FILE
+
+
+def camera_detector(deck_file: Path) -> Any:
+    """The camera's card detector, with the table's own deck's glyphs where they have been
+    learned. A file that will not load is logged and the generic reader used: a referee
+    that reads most cards beats one that does not start."""
+    from vision import CardDetector
+
+    if not deck_file.exists():
+        return CardDetector()
+    try:
+        detector = CardDetector(deck_glyphs=deck_file)
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+        log.error("camera: the learned deck %s will not load (%s); reading with the generic "
+                  "model (learn it again: courtpiece camera learn)", deck_file, exc)
+        return CardDetector()
+    glyphs = detector.reader.model.deck_glyphs
+    log.info("camera: reading with the deck learned in %s (%d glyphs)", deck_file,
+             len(glyphs.rank_y) if glyphs is not None else 0)
+    return detector
 
 
 def make_web_app(service: TableService, pin: str | None, camera: Any = None,
@@ -202,7 +233,8 @@ def start_camera(service: TableService) -> Any:
                     "(dashboard /admin/calibrate or 'courtpiece calibrate')", zones_file)
         zones = ZoneMap()
     spec: str | int = int(cam.source) if cam.source.isdigit() else cam.source
-    reader = CameraReader(open_source(spec), zones, source_name="camera")
+    reader = CameraReader(open_source(spec), zones, detector=camera_detector(deck_path(service)),
+                          source_name="camera")
     service.referee.subscribe(lambda e: reader.new_hand() if e.kind == "hand-started" else None)
     reader.start(service.on_reader_event)
     return reader

@@ -466,6 +466,11 @@ class CardDetector:
                 return False
         return True
 
+    def found_by_index(self, d: Detection) -> bool:
+        """Whether ``d`` (of the frame last detected) was found by one corner index alone:
+        only that corner is surely on the card; its outline is a guess."""
+        return id(d) in self._by_index
+
     def _covers(self, d: Detection, point: tuple[float, float]) -> bool:
         """Whether the card ``d`` hides ``point``: inside its outline, or, for a card read
         from index pairs alone (whose outline is only a guess from the index's size and

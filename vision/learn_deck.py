@@ -4,9 +4,19 @@
 
 DIR holds one picture per card (more are fine), named by card like the benchmark sets
 (``AS.jpg``, ``TD_01.jpg``, ``10C_00.jpg``): a camera frame with the card alone on the
-table, or a flat scan of the card. The glyphs read from both corners become reference
-examples that the detector blends in (``CardDetector(deck_glyphs=OUT)``), which fixes a
-deck whose typeface the generic model finds unusual.
+table (``courtpiece camera capture``), or a flat scan of the card. The glyphs read from
+its corners become reference examples that the detector blends in
+(``CardDetector(deck_glyphs=OUT)``; the referee's camera loads ``STATE/camera-deck.npz``,
+which ``courtpiece camera learn`` writes), which fixes a deck whose typeface the
+generic model finds unusual.
+
+The card in each picture is found the way the referee finds it (any of the detector's
+ways: its outline, the frame's negative for a dark deck, its index alone), and its
+corners are read as the reader reads them (a dark deck's light ink as its negative). A
+picture is passed over, and named, where the card in it reads surely as another card
+(a file named wrong teaches a glyph the wrong name, which is worse than none). The ink's
+colour is not checked against the label: a four-colour deck prints diamonds in yellow
+and clubs in green, which the generic reader takes for black.
 """
 
 from __future__ import annotations
@@ -14,17 +24,19 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision import glyphs
-from vision.detector import CARD_SIZE
+from vision.detector import CARD_SIZE, CardDetector, Detection
 from vision.imageio import read_image
 from vision.index import corners, find_index
-from vision.locate import find_quads, rectify
+from vision.locate import rectify
 from vision.model import RANKS, SUITS, DeckGlyphs
+from vision.reader import SURE, light_stock
 
 _LABEL = re.compile(r"^(10|[AKQJT98765432])([SHDC])", re.IGNORECASE)
 
@@ -37,33 +49,87 @@ def label_of(name: str) -> str | None:
     return ("10" if rank in ("T", "10") else rank) + m.group(2).upper()
 
 
-def card_views(image: np.ndarray) -> list[np.ndarray]:
-    """Rectified views of the card in ``image``: the largest outline, else the whole image."""
-    quads = find_quads(image)
-    if quads:
-        q = max(quads, key=lambda q: cv2.contourArea(q.astype(np.float32)))
-        return [rectify(image, q, CARD_SIZE)]
-    h, w = image.shape[:2]
-    if h < w:
-        image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
-    return [cv2.resize(image, CARD_SIZE, interpolation=cv2.INTER_AREA)]
+@dataclass
+class LearnReport:
+    """What a learning run did: pictures used, glyphs learned, pictures passed over."""
+
+    pictures: int = 0
+    used: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (name, why)
 
 
-def learn_deck(samples: Iterable[tuple[str, np.ndarray]]) -> DeckGlyphs:
-    """Learn a deck's glyphs from ``(label, image)`` pairs (label like ``10C`` or ``TC``)."""
+@dataclass
+class _View:
+    """One card as the reader sees it: the upright card image (dark ink on light stock)
+    and which of its corners may hold its index (a card found by its index alone has
+    only that corner for certain; its far end is a guess)."""
+
+    card: np.ndarray
+    corners: tuple[int, ...]
+
+
+def _view(image: np.ndarray, label: str, detector: CardDetector) -> tuple[_View | None, str]:
+    """The labelled card in ``image`` ready to learn from, or None and why not.
+
+    The detection that reads as the label is the card; failing that (the generic model
+    cannot read this deck: why it is being learned) the largest card found, unless it
+    reads surely as another card. A picture in which nothing is found is taken as a flat
+    scan of the card, upright."""
+    dets = detector.detect(image)
+    found = [d for d in dets if d.card == label.replace("10", "T")]
+    if not found:
+        sure_other = [d for d in dets if d.card and d.confidence >= SURE]
+        if sure_other:
+            d = sure_other[0]
+            return None, f"the card in it reads surely as {d.card} ({d.confidence:.2f})"
+        found = sorted(dets, key=lambda d: -cv2.contourArea(d.quad.astype(np.float32)))
+    if not found:
+        h, w = image.shape[:2]
+        if h < w:
+            image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+        card, _ = light_stock(cv2.resize(image, CARD_SIZE, interpolation=cv2.INTER_AREA))
+        return _View(card, (0, 1)), ""
+    det: Detection = found[0]
+    card, _ = light_stock(rectify(image, det.quad, CARD_SIZE))
+    return _View(card, (0,) if detector.found_by_index(det) else (0, 1)), ""
+
+
+Sample = tuple[str, np.ndarray] | tuple[str, np.ndarray, str]
+
+
+def learn_deck(
+    samples: Iterable[Sample],
+    detector: CardDetector | None = None,
+    report: LearnReport | None = None,
+) -> DeckGlyphs:
+    """Learn a deck's glyphs from ``(label, image)`` pairs (label like ``10C`` or ``TC``;
+    an image may also carry a name, as ``(label, image, name)``, for the report).
+    ``detector`` finds the cards (a generic one: the deck is not learned yet)."""
+    detector = detector or CardDetector()
+    report = report if report is not None else LearnReport()
     rank_x, rank_y, suit_x, suit_y = [], [], [], []
-    for label, image in samples:
+    for sample in samples:
+        label, image = sample[0], sample[1]
+        name = sample[2] if len(sample) > 2 else label
+        label = label_of(label) or label
         rank, suit = label[:-1], label[-1]
-        rank = "10" if rank == "T" else rank
-        for card in card_views(image):
-            for corner in corners(card):
-                g = find_index(corner)
-                if g is None:
-                    continue
-                rank_x.append(glyphs.normalise(g.rank))
-                rank_y.append(RANKS.index(rank))
-                suit_x.append(glyphs.normalise(g.suit))
-                suit_y.append(SUITS.index(suit))
+        report.pictures += 1
+        view, why = _view(image, label, detector)
+        learned = 0
+        both = corners(view.card) if view is not None else []
+        for k in view.corners if view is not None else ():
+            g = find_index(both[k])
+            if g is None:
+                continue
+            rank_x.append(glyphs.normalise(g.rank))
+            rank_y.append(RANKS.index(rank))
+            suit_x.append(glyphs.normalise(g.suit))
+            suit_y.append(SUITS.index(suit))
+            learned += 1
+        if learned:
+            report.used += 1
+        else:
+            report.skipped.append((name, why or "no index found in its corners"))
     if not rank_x:
         return DeckGlyphs()
     return DeckGlyphs(
@@ -74,6 +140,15 @@ def learn_deck(samples: Iterable[tuple[str, np.ndarray]]) -> DeckGlyphs:
     )
 
 
+def pictures(folder: Path) -> Iterable[tuple[str, np.ndarray, str]]:
+    """The labelled pictures of a capture folder: (card, image, file name)."""
+    for p in sorted(folder.iterdir()):
+        label = label_of(p.name)
+        img = read_image(p) if label else None
+        if img is not None and label is not None:
+            yield label, img, p.name
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -81,17 +156,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("dir", type=Path)
     ap.add_argument("out", type=Path)
     args = ap.parse_args(argv)
-
-    def samples() -> Iterable[tuple[str, np.ndarray]]:
-        for p in sorted(args.dir.iterdir()):
-            label = label_of(p.name)
-            img = read_image(p) if label else None
-            if img is not None and label is not None:
-                yield label, img
-
-    learned = learn_deck(samples())
+    report = LearnReport()
+    learned = learn_deck(pictures(args.dir), report=report)
+    for name, why in report.skipped:
+        print(f"passed over {name}: {why}")
     learned.save(args.out)
-    print(f"learn_deck glyphs={len(learned.rank_y)} out={args.out}")
+    print(
+        f"learn_deck pictures={report.pictures} used={report.used} "
+        f"glyphs={len(learned.rank_y)} out={args.out}"
+    )
     return 0 if len(learned.rank_y) else 1
 
 

@@ -4,7 +4,12 @@ Walks through the 52 cards (spades, hearts, diamonds, clubs; ace down to two): l
 card alone on a play spot, press Enter, and a few frames are saved as
 ``STATE/camera-captures/NAME/AS_00.jpg`` … Then ``--scenes`` saves labelled frames of
 several cards at once (thrown as in play, overlapping), with a ``labels.json``.
-``bench/vision_accuracy.py`` measures either folder; ``python -m vision.learn_deck`` learns the deck's glyphs.
+``bench/vision_accuracy.py`` measures either folder.
+
+``courtpiece camera learn --deck NAME`` learns the deck's own index glyphs from those
+frames into ``STATE/camera-deck.npz``, which the referee's camera reads with from its
+next start (a deck whose indices the generic reader does not know: German or Russian
+letters, an unusual typeface).
 """
 
 from __future__ import annotations
@@ -25,13 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=(__doc__ or "").replace("``", ""),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    c.add_argument("--deck", required=True, metavar="NAME", help="a name for this deck")
-    c.add_argument(
-        "--state-dir",
-        default=os.environ.get("STATE_DIRECTORY", "./courtpiece-state"),
-        metavar="DIR",
-        help="the referee's state directory (captures go to DIR/camera-captures/NAME)",
-    )
+    _deck_and_state(c, "a name for this deck", "captures go to DIR/camera-captures/NAME")
     c.add_argument(
         "--camera", default="0", help="camera index, 'picamera2', a video file or a folder"
     )
@@ -41,6 +40,79 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--scenes", action="store_true", help="capture labelled scenes of several cards instead"
     )
     c.set_defaults(handler=run)
+    learn = sub.add_parser(
+        "learn",
+        help="learn the captured deck's own index glyphs for the referee's camera",
+        description=(
+            "Learn the index glyphs of a deck captured with 'courtpiece camera capture' "
+            "(STATE/camera-captures/NAME) into STATE/camera-deck.npz ([camera] deck_file), "
+            "which the referee's camera reads with from its next start. Delete that file "
+            "to read with the generic model again."
+        ),
+    )
+    _deck_and_state(learn, "the captured deck's name", "reads DIR/camera-captures/NAME")
+    learn.add_argument(
+        "--out", metavar="FILE", help="where to write the glyphs (default DIR/camera-deck.npz)"
+    )
+    learn.set_defaults(handler=run_learn)
+
+
+def _deck_and_state(p: argparse.ArgumentParser, deck_help: str, where: str) -> None:
+    """``--deck NAME`` and ``--state-dir DIR`` (the service's state directory by default)."""
+    p.add_argument("--deck", required=True, metavar="NAME", help=deck_help)
+    p.add_argument(
+        "--state-dir",
+        default=os.environ.get("STATE_DIRECTORY", "./courtpiece-state"),
+        metavar="DIR",
+        help=f"the referee's state directory ({where})",
+    )
+
+
+def run_learn(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Learn the captured deck; the file is replaced whole, or left as it was."""
+    import io
+    from pathlib import Path
+
+    from controller.atomic_file import replace_bytes
+    from controller.runtime import DECK_FILE
+    from vision.capture import CaptureError, capture_dir
+    from vision.learn_deck import LearnReport, learn_deck, pictures
+
+    out = out or sys.stdout
+    try:
+        folder = capture_dir(args.state_dir, args.deck)
+    except CaptureError as exc:
+        print(f"camera learn: {exc}", file=out)
+        return 2
+    if not folder.is_dir():
+        print(
+            f"camera learn: no captures in {folder} (courtpiece camera capture --deck "
+            f"{args.deck} first)",
+            file=out,
+        )
+        return 2
+    report = LearnReport()
+    learned = learn_deck(pictures(folder), report=report)
+    for name, why in report.skipped:
+        print(f"  passed over {name}: {why}", file=out)
+    target = Path(args.out) if args.out else Path(args.state_dir) / DECK_FILE
+    if not len(learned.rank_y):
+        print(
+            f"camera learn: nothing learned from {report.pictures} pictures in {folder}; "
+            f"{target} left as it was",
+            file=out,
+        )
+        return 1
+    buf = io.BytesIO()
+    learned.save(buf)
+    replace_bytes(target, buf.getvalue())
+    print(
+        f"learned {len(learned.rank_y)} index glyphs from {report.used} of "
+        f"{report.pictures} pictures into {target}; the camera reads with them from the "
+        f"referee's next start (systemctl restart courtpiece)",
+        file=out,
+    )
+    return 0
 
 
 def run(
@@ -96,7 +168,11 @@ def _singles(session, cards: list[str], out: TextIO, ask: Callable[[str], str]) 
         print(f"  {mark:5} {card}: {saved} frames saved; the reader sees {seen}", file=out)
     print(f"captured {taken} cards in {session.folder}", file=out)
     print(f"measure: .venv/bin/python bench/vision_accuracy.py {session.folder}", file=out)
-    print(f"learn:   .venv/bin/python -m vision.learn_deck {session.folder} deck.npz", file=out)
+    print(
+        f"learn:   courtpiece camera learn --deck {session.folder.name} "
+        f"--state-dir {session.folder.parent.parent}",
+        file=out,
+    )
     return 0 if taken else 1
 
 
@@ -126,5 +202,7 @@ def _scenes(session, out: TextIO, ask: Callable[[str], str]) -> int:  # noqa: AN
         n += 1
         print(f"  saved {name} with {' '.join(cards)}", file=out)
     print(f"captured {n} scenes in {session.folder / 'scenes'}", file=out)
-    print(f"measure: .venv/bin/python bench/vision_accuracy.py {session.folder / 'scenes'}", file=out)
+    print(
+        f"measure: .venv/bin/python bench/vision_accuracy.py {session.folder / 'scenes'}", file=out
+    )
     return 0 if n else 1

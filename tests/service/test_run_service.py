@@ -44,6 +44,33 @@ def test_the_camera_section_starts_a_camera_reader_that_feeds_the_referee(tmp_pa
     service.close()
 
 
+def test_the_camera_reads_with_the_deck_learned_in_the_state_directory(tmp_path):
+    """``courtpiece camera learn`` writes STATE/camera-deck.npz; the camera started by
+    the service reads with it (``[camera] deck_file`` names another place)."""
+    from vision.learn_deck import learn_deck
+    from vision.synth import CardSpec, scene
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    learned = learn_deck([("KH", scene([CardSpec("KH", (640, 480), 320, 8)], seed=3)[0])])
+    learned.save(tmp_path / "camera-deck.npz")
+    learned.save(tmp_path / "other.npz")
+    for extra in ("", f'deck_file = "{tmp_path / "missing.npz"}"\n'):
+        cfg_file = tmp_path / "table.toml"
+        cfg_file.write_text(f'[table]\nstate_dir = "{tmp_path}"\n'
+                            f'[camera]\nenabled = true\nsource = "{frames}"\n{extra}')
+        deck = simulated_deck()
+        service = TableService.open(load_config(cfg_file), DeckMap([deck], deck.name))
+        reader = start_camera(service)
+        reader.close()
+        glyphs = reader.detector.reader.model.deck_glyphs
+        if extra:  # the file named is not there: the generic model
+            assert glyphs is None
+        else:
+            assert glyphs is not None and list(glyphs.rank_y) == list(learned.rank_y)
+        service.close()
+
+
 def test_courtpiece_run_starts_notifies_systemd_and_referees_the_hub(tmp_path):
     """The Pi service as systemd starts it: config file, READY=1 on the notify socket,
     watchdog pings, a card from the reader hub journaled, a clean stop on SIGTERM."""

@@ -107,6 +107,27 @@ def test_a_glyph_the_deck_taught_is_not_vetoed_as_junk() -> None:
     assert RANKS[int(blend(p_model, far, ref, ref_y).argmax())] == "junk"
 
 
+def test_the_decks_vote_counts_as_far_as_the_glyph_is_near_a_learned_one() -> None:
+    """A glyph like none the deck taught (a webcam's soft index, a glyph in other light)
+    is left to the model; one like a learned glyph takes the deck's vote in full."""
+    rng = np.random.default_rng(6)
+    ref = rng.normal(size=(2, 16)).astype(np.float32)
+    ref /= np.linalg.norm(ref, axis=1, keepdims=True)
+    ref_y = np.array([RANKS.index("K"), RANKS.index("7")])
+    p_model = np.full((1, len(RANKS)), 0.02 / (len(RANKS) - 2), np.float32)
+    p_model[0, RANKS.index("7")] = 0.78
+    p_model[0, RANKS.index("K")] = 0.2
+    near_k = ref[:1] + 0.02 * rng.normal(size=(1, 16)).astype(np.float32)
+    assert RANKS[int(blend(p_model, near_k, ref, ref_y).argmax())] == "K"
+    # equally far from both learned glyphs, and far from each: the model's 7 stands
+    far = np.zeros((1, 16), np.float32)
+    far[0, :] = 2.0 / 4.0
+    far -= 0.5 * (ref[0] + ref[1])
+    p = blend(p_model, far, ref, ref_y)
+    assert RANKS[int(p.argmax())] == "7"
+    assert float(p[0, RANKS.index("7")]) > 0.7
+
+
 def test_a_ten_with_touching_digits_is_told_from_a_queen() -> None:
     """Blur joins a tight ``10`` into one blob; a faint bridge still gives it away."""
     from vision.index import _is_tight_ten

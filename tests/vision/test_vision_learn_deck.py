@@ -1,0 +1,139 @@
+"""Learning a table's own deck (``vision.learn_deck``, ``courtpiece camera learn``) from
+captures rendered here: the card found as the referee finds it, its corners read as the
+reader reads them, pictures named wrong passed over, and the referee's camera reading
+with what was learned."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import logging
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from controller.commands.camera import run_learn
+from controller.runtime import DECK_FILE, camera_detector
+from vision import CardDetector
+from vision.learn_deck import LearnReport, learn_deck
+from vision.model import RANKS, SUITS, DeckGlyphs
+from vision.synth import CardSpec, camera, card_face, place, scene
+
+
+@pytest.fixture(scope="module")
+def detector() -> CardDetector:
+    return CardDetector()
+
+
+def gold_on_black(card: str) -> np.ndarray:
+    """A dark deck's face: black stock, the red suits in gold, the black suits in silver."""
+    face = card_face(card).astype(np.float32)
+    ink = np.clip((240 - face.min(axis=2)) / 210, 0, 1)[:, :, None]
+    colour = (60, 170, 215) if card[-1] in "HD" else (205, 205, 205)
+    return (np.array([22, 22, 24]) * (1 - ink) + np.array(colour) * ink).astype(np.uint8)
+
+
+def dark_capture(card: str, seed: int) -> np.ndarray:
+    """A gold-on-black card alone on a plain white desk, as the capture saves it."""
+    rng = np.random.default_rng(seed)
+    img = np.full((960, 1280, 3), (226, 230, 232), np.uint8)
+    place(img, gold_on_black(card), (640, 480), 340, 10 + 23 * seed, rng)
+    return camera(img, rng, glare=False)
+
+
+def capture(card: str, seed: int, style: int = 0) -> np.ndarray:
+    return scene([CardSpec(card, (640, 480), 330, 15 + 31 * seed, style)], seed=seed)[0]
+
+
+def test_a_dark_deck_is_learned_from_its_negative(detector: CardDetector) -> None:
+    """Its light ink is the index: read in the card's negative, as the reader reads it
+    (read on the dark stock as it is, no corner held an index)."""
+    cards = ["QH", "7S", "TD", "AC", "KS", "4H"]
+    report = LearnReport()
+    e = learn_deck(((c, dark_capture(c, i)) for i, c in enumerate(cards)), detector, report)
+    assert report.used == len(cards) and not report.skipped
+    assert len(e.rank_y) >= len(cards)  # a corner or two each
+    learned = {RANKS[r] + SUITS[s] for r, s in zip(e.rank_y, e.suit_y, strict=True)}
+    assert learned == {c.replace("T", "10") for c in cards}
+
+
+def test_a_picture_that_reads_surely_as_another_card_is_passed_over(
+    detector: CardDetector,
+) -> None:
+    """A capture saved under the wrong name (the card laid was not the one asked for)
+    would teach its glyphs the wrong name: it is passed over and named instead."""
+    report = LearnReport()
+    e = learn_deck(
+        [("KH", capture("KH", 1), "KH_00.jpg"), ("KH", capture("7C", 2), "KH_01.jpg")],
+        detector,
+        report,
+    )
+    assert report.used == 1
+    assert [name for name, _ in report.skipped] == ["KH_01.jpg"]
+    assert "reads surely as 7C" in report.skipped[0][1]
+    assert set(e.rank_y.tolist()) == {RANKS.index("K")}
+
+
+def args(tmp_path: Path, **kw: object) -> argparse.Namespace:
+    return argparse.Namespace(**{"deck": "club", "state_dir": str(tmp_path), "out": None, **kw})
+
+
+def save_captures(tmp_path: Path, cards: list[str], style: int = 0) -> Path:
+    folder = tmp_path / "camera-captures" / "club"
+    folder.mkdir(parents=True)
+    for i, c in enumerate(cards):
+        cv2.imwrite(str(folder / f"{c}_00.jpg"), capture(c, i, style))
+    return folder
+
+
+def test_camera_learn_writes_the_deck_the_referees_camera_reads_with(tmp_path: Path) -> None:
+    """A German deck prints B for the jack: learned from its captures, the camera reads
+    its jacks; the file is where the referee looks for it."""
+    style = 200
+    save_captures(tmp_path, [r + s for r in "AKQJT98765432" for s in "SH"], style)
+    out = io.StringIO()
+    assert run_learn(args(tmp_path), out) == 0
+    deck = tmp_path / DECK_FILE
+    assert deck.exists() and "learned" in out.getvalue() and str(deck) in out.getvalue()
+    assert len(DeckGlyphs.load(deck).rank_y) >= 26
+    targets = ["JD", "JC", "QD", "KC", "TC"]
+    frames = [
+        scene([CardSpec(c, (640, 480), 320, 40 + 70 * i, style)], seed=30 + i)[0]
+        for i, c in enumerate(targets)
+    ]
+
+    def reads(det: CardDetector) -> list[str | None]:
+        return [next((d.card for d in det.detect(f) if d.card), None) for f in frames]
+
+    assert reads(CardDetector()) != targets  # beyond the generic model
+    assert reads(camera_detector(deck)) == targets
+
+
+def test_camera_learn_without_captures_or_with_nothing_learned_leaves_the_deck(
+    tmp_path: Path,
+) -> None:
+    out = io.StringIO()
+    assert run_learn(args(tmp_path), out) == 2
+    assert "courtpiece camera capture --deck club" in out.getvalue()
+    folder = save_captures(tmp_path, [])
+    cv2.imwrite(str(folder / "AS_00.jpg"), np.full((480, 640, 3), 40, np.uint8))  # no card
+    deck = tmp_path / DECK_FILE
+    deck.write_bytes(b"the deck learned before")
+    out = io.StringIO()
+    assert run_learn(args(tmp_path), out) == 1
+    assert "passed over AS_00.jpg" in out.getvalue() and "left as it was" in out.getvalue()
+    assert deck.read_bytes() == b"the deck learned before"
+
+
+def test_a_deck_file_that_will_not_load_leaves_the_generic_reader(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    deck = tmp_path / DECK_FILE
+    assert camera_detector(deck).reader.model.deck_glyphs is None  # none learned
+    deck.write_bytes(b"PK\x03\x04 cut short by a power cut")
+    with caplog.at_level(logging.ERROR):
+        det = camera_detector(deck)
+    assert det.reader.model.deck_glyphs is None
+    assert "will not load" in caplog.text
