@@ -141,6 +141,7 @@ class CardDetector:
         if deck_glyphs is not None and not isinstance(deck_glyphs, DeckGlyphs):
             deck_glyphs = DeckGlyphs.load(deck_glyphs)
         if deck_glyphs is not None:
+            deck_glyphs.check(model.rank.w1.shape[0])
             model.deck_glyphs = deck_glyphs
         self.reader = CardReader(model)
         self.locate = locate or LocateConfig()

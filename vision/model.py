@@ -70,6 +70,19 @@ class DeckGlyphs:
         d = np.load(path)
         return cls(d["rank_x"], d["rank_y"], d["suit_x"], d["suit_y"])
 
+    def check(self, features: int) -> None:
+        """Raise ValueError unless these glyphs fit a model reading ``features`` features
+        a glyph and its classes (a file from another version of the glyph framing would
+        fail on every frame read, far from where it was loaded)."""
+        for x, y, classes in ((self.rank_x, self.rank_y, RANKS), (self.suit_x, self.suit_y, SUITS)):
+            if len(y) and (x.ndim != 2 or x.shape != (len(y), features)):
+                raise ValueError(
+                    f"learned glyphs of shape {x.shape} do not fit this reader "
+                    f"({features} features a glyph): learn the deck again"
+                )
+            if len(y) and (int(y.min()) < 0 or int(y.max()) >= len(classes)):
+                raise ValueError("learned glyphs name classes this reader does not have")
+
 
 #: Squared feature distance on the scale of two readings of one glyph (well under this);
 #: different glyphs sit above 1.

@@ -137,3 +137,12 @@ def test_a_deck_file_that_will_not_load_leaves_the_generic_reader(
         det = camera_detector(deck)
     assert det.reader.model.deck_glyphs is None
     assert "will not load" in caplog.text
+    # a file from another version of the glyph framing: refused at start, not per frame
+    DeckGlyphs(
+        np.ones((2, 7), np.float32), np.array([0, 1]), np.ones((2, 7), np.float32), np.array([0, 1])
+    ).save(deck)
+    caplog.clear()
+    with caplog.at_level(logging.ERROR):
+        det = camera_detector(deck)
+    assert det.reader.model.deck_glyphs is None
+    assert "learn the deck again" in caplog.text
