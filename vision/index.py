@@ -75,6 +75,9 @@ class IndexGlyphs:
     #: The suit's ink score (not thresholded), its box and a little round it: a soft
     #: club's lobes still show there after the threshold has run them together.
     suit_score: np.ndarray | None = None
+    #: The ink's colour against the stock's (Lab a*, b* differences): what a learned deck
+    #: compares with the colours its suits were printed in (a four-colour deck).
+    ink_ab: tuple[float, float] = (0.0, 0.0)
 
 
 def ink_score(corner_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
@@ -271,6 +274,14 @@ def _index_in(
         paper_ab = _a_b(lab8, paper_px)
         redness = _redness(lab8, glyph_px, paper_px, ink_ab[0], paper_ab[0])
         colourful = float(_chroma(*ink_ab) - _chroma(*paper_ab)) if paper_ab[0].size else 0.0
+        ink_hue = (
+            (
+                float(ink_ab[0].mean() - paper_ab[0].mean()),
+                float(ink_ab[1].mean() - paper_ab[1].mean()),
+            )
+            if paper_ab[0].size and ink_ab[0].size
+            else (0.0, 0.0)
+        )
         left_part, right_holed = None, True
         if len(rank_parts) >= 2:
             lb, rb = sorted(rank_parts, key=lambda k: k.x)[:2]
@@ -285,6 +296,7 @@ def _index_in(
             right_holed,
             colourful,
             _around(score, suit),
+            ink_hue,
         )
     return None
 

@@ -14,9 +14,10 @@ The card in each picture is found the way the referee finds it (any of the detec
 ways: its outline, the frame's negative for a dark deck, its index alone), and its
 corners are read as the reader reads them (a dark deck's light ink as its negative). A
 picture is passed over, and named, where the card in it reads surely as another card
-(a file named wrong teaches a glyph the wrong name, which is worse than none). The ink's
-colour is not checked against the label: a four-colour deck prints diamonds in yellow
-and clubs in green, which the generic reader takes for black.
+(a file named wrong teaches a glyph the wrong name, which is worse than none). Each
+suit glyph's ink colour is learned with it (from pictures with colour): a four-colour
+deck prints diamonds in yellow and clubs in green, which only the learned colours tell
+(the generic reader judges ink red or black).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from vision.imageio import read_image
 from vision.index import corners, find_index
 from vision.locate import rectify
 from vision.model import RANKS, SUITS, DeckGlyphs
-from vision.reader import SURE, light_stock
+from vision.reader import SURE, colourless, light_stock
 
 _LABEL = re.compile(r"^(10|[AKQJT98765432])([SHDC])", re.IGNORECASE)
 
@@ -107,7 +108,7 @@ def learn_deck(
     ``detector`` finds the cards (a generic one: the deck is not learned yet)."""
     detector = detector or CardDetector()
     report = report if report is not None else LearnReport()
-    rank_x, rank_y, suit_x, suit_y = [], [], [], []
+    rank_x, rank_y, suit_x, suit_y, suit_ink = [], [], [], [], []
     for sample in samples:
         label, image = sample[0], sample[1]
         name = sample[2] if len(sample) > 2 else label
@@ -115,6 +116,7 @@ def learn_deck(
         rank, suit = label[:-1], label[-1]
         report.pictures += 1
         view, why = _view(image, label, detector)
+        colour = not colourless(image)  # a grey picture shows no suit's colour
         learned = 0
         both = corners(view.card) if view is not None else []
         for k in view.corners if view is not None else ():
@@ -125,6 +127,7 @@ def learn_deck(
             rank_y.append(RANKS.index(rank))
             suit_x.append(glyphs.normalise(g.suit))
             suit_y.append(SUITS.index(suit))
+            suit_ink.append(g.ink_ab if colour else (np.nan, np.nan))
             learned += 1
         if learned:
             report.used += 1
@@ -137,6 +140,7 @@ def learn_deck(
         np.array(rank_y, np.int32),
         glyphs.features(np.stack(suit_x)),
         np.array(suit_y, np.int32),
+        np.array(suit_ink, np.float32),
     )
 
 

@@ -59,16 +59,33 @@ class DeckGlyphs:
     rank_y: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
     suit_x: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
     suit_y: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    #: Each learned suit glyph's ink colour against its stock (Lab a*, b*): the colours
+    #: the deck prints its suits in (empty in files learned before they were kept).
+    suit_ink: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), np.float32))
 
     def save(self, path: str | Path | BinaryIO) -> None:
         np.savez_compressed(
-            path, rank_x=self.rank_x, rank_y=self.rank_y, suit_x=self.suit_x, suit_y=self.suit_y
+            path,
+            rank_x=self.rank_x,
+            rank_y=self.rank_y,
+            suit_x=self.suit_x,
+            suit_y=self.suit_y,
+            suit_ink=self.suit_ink,
         )
 
     @classmethod
     def load(cls, path: str | Path) -> DeckGlyphs:
         d = np.load(path)
-        return cls(d["rank_x"], d["rank_y"], d["suit_x"], d["suit_y"])
+        ink = d["suit_ink"] if "suit_ink" in d.files else np.zeros((0, 2), np.float32)
+        return cls(d["rank_x"], d["rank_y"], d["suit_x"], d["suit_y"], ink)
+
+    def ink_of(self, suit: int) -> np.ndarray:
+        """The learned ink colours (Lab a*, b* against the stock) of suit class ``suit``
+        (none from a grey picture, which shows no colour)."""
+        if len(self.suit_ink) != len(self.suit_y):
+            return np.zeros((0, 2), np.float32)
+        inks = self.suit_ink[self.suit_y == suit]
+        return inks[~np.isnan(inks).any(axis=1)]
 
     def check(self, features: int) -> None:
         """Raise ValueError unless these glyphs fit a model reading ``features`` features

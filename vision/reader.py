@@ -10,7 +10,7 @@ import numpy as np
 from vision import glyphs
 from vision.index import IndexGlyphs, corners, find_index
 from vision.levels import percentile, percentiles
-from vision.model import BLACK_SUITS, RANKS, SUITS, GlyphModel
+from vision.model import BLACK_SUITS, RANKS, SUITS, DeckGlyphs, GlyphModel
 from vision.pips import Pips, read_pips
 
 #: Ink at least this much redder (Lab a*) than the paper is red ink, give or take
@@ -158,6 +158,56 @@ def _suit_proba(p_shape: np.ndarray, redness: float) -> np.ndarray:
     return p / max(p.sum(), 1e-9)
 
 
+#: How far (Lab a*, b* units, against the stock) an index's ink may lie from a colour
+#: its deck was learned printing a suit in and still count as that suit's colour, and
+#: the least a far colour counts (a lamp changed since the capture must not veto a
+#: suit outright). Red ink sits 30-50 units from black, and a four-colour deck's blue,
+#: green and yellow as far from each other and from red.
+INK_SPREAD = 12.0
+INK_FLOOR = 0.05
+
+
+def _learned_colour(deck: DeckGlyphs | None, ink_ab: tuple[float, float]) -> np.ndarray | None:
+    """Colour weights of the suits (and junk) from the inks the table's own deck was
+    learned with: for each suit, how near the ink lies to one of its learned colours.
+    None unless all four suits' colours were learned (then ink is judged red or black).
+    A four-colour deck's yellow diamond is no red ink: only its learned colour says so."""
+    if deck is None:
+        return None
+    out = []
+    for k in range(len(SUITS) - 1):
+        inks = deck.ink_of(k)
+        if not len(inks):
+            return None
+        d2 = float(((inks - np.asarray(ink_ab, np.float32)) ** 2).sum(axis=1).min())
+        out.append(INK_FLOOR + float(np.exp(-d2 / (2 * INK_SPREAD**2))))
+    return np.array([*out, 0.5])
+
+
+#: With the table's own deck learned, a suit glyph this sure of its shape (the deck's own
+#: glyphs voting) that the ink's colour overrules leaves the suit in doubt
+#: (:data:`DISPUTED`): the deck prints that suit in a colour the reader does not expect.
+LEARNED_SHAPE_SURE = 0.8
+
+
+def _doubted_if_overruled(shape: np.ndarray, weighed: np.ndarray) -> np.ndarray:
+    """``weighed`` (a suit's shape probabilities after colour), its top suit held to
+    :data:`DISPUTED` where colour chose another suit than the shape did. A four-colour
+    deck's yellow diamond is no red ink: its learned diamond glyph and the colour then
+    disagree, and the read must say so (learned, a king of diamonds read as a sure king
+    of spades, its rank firmed by the deck's own K)."""
+    top = int(weighed.argmax())
+    if top == int(shape.argmax()) or weighed[top] <= DISPUTED:
+        return weighed
+    out = weighed.copy()
+    rest = float(out.sum() - out[top])
+    out[top] = DISPUTED
+    if rest > 0:
+        others = np.arange(len(out)) != top
+        out[others] *= (1.0 - DISPUTED) / rest
+    return out
+
+
 def agreeing_corners(a: float, b: float) -> float:
     """The confidence of a card whose two corners read as it, surely ``a`` and ``b``.
 
@@ -257,6 +307,8 @@ class CardReader:
         sx = glyphs.features(np.stack([glyphs.normalise(f.suit) for f in found]))
         pr = self.model.rank_proba(rx)
         ps = self._with_black_head(self.model.suit_proba(sx), found)
+        deck = self.model.deck_glyphs
+        learned = deck is not None and len(deck.suit_y) > 0
         # Only a ten is printed as two glyphs side by side; one blob is rarely a ten
         # (its digits touch only when badly blurred). A structural hint the shape
         # classifier cannot see once the glyph is scaled into its box.
@@ -269,7 +321,14 @@ class CardReader:
             else:
                 pr[i, ten] *= 4.0 if f.rank_parts >= 2 else 0.4
             pr[i] /= pr[i].sum()
-            ps[i] = _suit_proba(ps[i], f.redness if colour else RED_THRESHOLD)
+            shape = ps[i].copy()
+            inks = _learned_colour(deck, f.ink_ab) if learned and colour else None
+            if inks is not None:
+                ps[i] = shape * inks / max(float((shape * inks).sum()), 1e-9)
+            else:
+                ps[i] = _suit_proba(shape, f.redness if colour else RED_THRESHOLD)
+            if learned and shape[:-1].max() >= LEARNED_SHAPE_SURE:
+                ps[i] = _doubted_if_overruled(shape, ps[i])
         return pr, ps
 
     def _with_black_head(self, ps: np.ndarray, found: list[IndexGlyphs]) -> np.ndarray:

@@ -19,7 +19,7 @@ from controller.runtime import DECK_FILE, camera_detector
 from vision import CardDetector
 from vision.learn_deck import LearnReport, learn_deck
 from vision.model import RANKS, SUITS, DeckGlyphs
-from vision.synth import CardSpec, camera, card_face, place, scene
+from vision.synth import CardSpec, camera, card_face, place, scene, table
 
 
 @pytest.fixture(scope="module")
@@ -74,6 +74,61 @@ def test_a_picture_that_reads_surely_as_another_card_is_passed_over(
     assert [name for name, _ in report.skipped] == ["KH_01.jpg"]
     assert "reads surely as 7C" in report.skipped[0][1]
     assert set(e.rank_y.tolist()) == {RANKS.index("K")}
+
+
+#: A four-colour deck's inks (BGR): blue spades, red hearts, yellow diamonds, green clubs.
+FOUR_INKS = {"S": (150, 60, 20), "H": (40, 40, 200), "D": (40, 210, 240), "C": (40, 140, 30)}
+
+
+def four_colour_shot(card: str, seed: int) -> np.ndarray:
+    face = card_face(card).astype(np.float32)
+    ink = np.clip((240 - face.min(axis=2)) / 210, 0, 1)[:, :, None]
+    printed = np.array([245, 245, 245]) * (1 - ink) + np.array(FOUR_INKS[card[-1]]) * ink
+    rng = np.random.default_rng(seed)
+    img = table(rng)
+    place(img, printed.astype(np.uint8), (640, 480), 330, 12 + 29 * seed, rng)
+    return camera(img, rng, glare=False)
+
+
+def test_a_four_colour_deck_is_read_once_its_colours_are_learned(detector: CardDetector) -> None:
+    """Yellow ink is no red: the generic reader takes a yellow diamond for a spade. The
+    deck learned, each suit's own ink colour tells it."""
+    captures = [
+        (r + s, four_colour_shot(r + s, i))
+        for i, (r, s) in enumerate((r, s) for r in "AKQ972" for s in "SHDC")
+    ]
+    learned = learn_deck(captures, detector)
+    assert all(len(learned.ink_of(SUITS.index(s))) for s in "SHDC")
+    targets = ["KD", "AD", "QD", "7C"]
+    frames = [four_colour_shot(c, 40 + i) for i, c in enumerate(targets)]
+
+    def reads(det: CardDetector) -> list[str | None]:
+        return [next((d.card for d in det.detect(f) if d.card), None) for f in frames]
+
+    assert reads(detector) != targets  # yellow diamonds read as black suits
+    assert reads(CardDetector(deck_glyphs=learned)) == targets
+
+
+def test_a_grey_capture_teaches_no_colour(detector: CardDetector) -> None:
+    """A grey picture shows no ink colour: its glyphs are learned, not its colours (a
+    red heart's grey ink would teach that hearts may be printed black)."""
+    grey = cv2.cvtColor(cv2.cvtColor(capture("KH", 1), cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    e = learn_deck([("KH", grey)], detector)
+    assert len(e.suit_y) >= 1 and not len(e.ink_of(SUITS.index("H")))
+    e = learn_deck([("KH", capture("KH", 1))], detector)
+    assert float(e.ink_of(SUITS.index("H"))[:, 0].min()) > 15  # red: well above the stock's a*
+
+
+def test_a_deck_learned_before_colours_were_kept_still_loads(tmp_path: Path) -> None:
+    np.savez_compressed(
+        tmp_path / "old.npz",
+        rank_x=np.zeros((1, 3), np.float32),
+        rank_y=np.array([0]),
+        suit_x=np.zeros((1, 3), np.float32),
+        suit_y=np.array([0]),
+    )
+    e = DeckGlyphs.load(tmp_path / "old.npz")
+    assert len(e.suit_y) == 1 and not len(e.ink_of(0))
 
 
 def args(tmp_path: Path, **kw: object) -> argparse.Namespace:
