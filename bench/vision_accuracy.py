@@ -13,8 +13,8 @@ suit right, both right, the median milliseconds per frame on one thread, and the
 resident memory with vision loaded. A baseline runs in the same process on the same
 frames for comparison: the same outlines read by plain template matching against the
 rendered index glyphs (the classic contour-and-template approach).
-Ends with one summary line: ``vision found=… both_right_pct=… wrong_sure=… median_ms=…``
-for singles, ``vision_scenes cards=… right_pct=… wrong=… wrong_sure=… counted_pct=…
+Ends with one summary line: ``vision found=… both_right_pct=… wrong_sure=… wrong_counted=…
+median_ms=…`` for singles, ``vision_scenes cards=… right_pct=… wrong=… wrong_sure=… counted_pct=…
 wrong_counted=…`` for scenes (``wrong_sure``: wrong reads at confidence ≥ 0.9, which
 should never happen; ``right_doubted``: right reads below 0.5, which the tracker would not
 yet count; ``counted_pct`` and ``wrong_counted``: the right and the wrong reads at 0.5 or
@@ -174,6 +174,7 @@ def bench_singles(
 ) -> str:
     """One card per photo: found, rank/suit right, and wrong reads the reader was sure of."""
     found = rank_ok = suit_ok = both_ok = base_ok = wrong_sure = right_doubted = 0
+    wrong_counted = 0
     times, base_times = [], []
     for p in paths:
         img = load_frame(p, unstretch)
@@ -195,6 +196,7 @@ def bench_singles(
             suit_ok += best[-1] == truth[-1]
             both_ok += best == truth
             wrong_sure += best != truth and top.confidence >= SURE
+            wrong_counted += best != truth and top.confidence >= COUNTED
             right_doubted += best == truth and top.confidence < COUNTED
             if best != truth and show:
                 print(f"miss {p.name}: read {best} ({top.confidence:.2f})")
@@ -214,7 +216,7 @@ def bench_singles(
     )
     return (
         f"vision images={len(times)} found={found} rank_right_pct={pct(rank_ok):.1f} suit_right_pct={pct(suit_ok):.1f} "
-        f"both_right_pct={pct(both_ok):.1f} wrong_sure={wrong_sure} right_doubted={right_doubted} median_ms={med:.2f} rss_mb={rss_mb():.0f} "
+        f"both_right_pct={pct(both_ok):.1f} wrong_sure={wrong_sure} wrong_counted={wrong_counted} right_doubted={right_doubted} median_ms={med:.2f} rss_mb={rss_mb():.0f} "
         f"baseline_both_right_pct={pct(base_ok):.1f} baseline_median_ms={base_med:.2f}"
     )
 

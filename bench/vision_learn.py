@@ -10,10 +10,13 @@ MEASURE (single-card photos, or scenes with a ``labels.json``) is then read twic
 the same run: by the generic reader and by the reader with the learned glyphs.
 ``--learn-part`` and ``--part`` pick parts of the real-photo set
 (``bench/photo_split.py``), ``--only`` one series (``IMG_2022``: the white deck,
-``IMG_77``: the black-and-gold one). Ends with one summary line:
+``IMG_7``: the black-and-gold one). Measure on other frames than those learned from (a
+second capture): read on its own captures a learned deck looks better than it will
+play. Ends with one summary line:
 ``vision_learn pictures=… used=… glyphs=… generic_right_pct=… learned_right_pct=…
-ratio_learned_to_generic=… generic_wrong_sure=… learned_wrong_sure=…`` (and, for scenes,
-``generic_wrong_counted=… learned_wrong_counted=…``: wrong reads the tracker would count).
+ratio_learned_to_generic=… generic_wrong_sure=… learned_wrong_sure=…
+generic_wrong_counted=… learned_wrong_counted=…`` (wrong reads at 0.9 or more, and at 0.5
+or more: those the tracker would count as plays).
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from controller.commands.calibrate import ZONES_FILE
 from controller.readers.hub import HubConfig, HubDriver
 from controller.readers.hub_finder import DEFAULT_SEARCH
 from controller.referee.journal import export_log
@@ -69,7 +70,7 @@ def table_log_text(service: TableService) -> str:
 def zones_path(service: TableService) -> Path:
     """Where the camera zones live: ``[camera] zones_file``, else STATE/camera-zones.json."""
     cam = service.config.camera
-    return Path(cam.zones_file) if cam.zones_file else Path(service.config.state_dir) / "camera-zones.json"
+    return Path(cam.zones_file) if cam.zones_file else Path(service.config.state_dir) / ZONES_FILE
 
 
 def deck_path(service: TableService) -> Path:
@@ -86,7 +87,7 @@ def camera_detector(deck_file: Path) -> Any:
     from vision import CardDetector
 
     if not deck_file.exists():
-        return CardDetector()
+        return CardDetector()  # none learned (a deck_file named but missing: start_camera)
     try:
         detector = CardDetector(deck_glyphs=deck_file)
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
@@ -233,6 +234,9 @@ def start_camera(service: TableService) -> Any:
                     "(dashboard /admin/calibrate or 'courtpiece calibrate')", zones_file)
         zones = ZoneMap()
     spec: str | int = int(cam.source) if cam.source.isdigit() else cam.source
+    if cam.deck_file and not Path(cam.deck_file).exists():
+        log.warning("camera: [camera] deck_file %s is not there: reading with the generic "
+                    "model (courtpiece camera learn --out %s writes it)", cam.deck_file, cam.deck_file)
     reader = CameraReader(open_source(spec), zones, detector=camera_detector(deck_path(service)),
                           source_name="camera")
     service.referee.subscribe(lambda e: reader.new_hand() if e.kind == "hand-started" else None)

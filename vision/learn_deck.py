@@ -14,7 +14,9 @@ The card in each picture is found the way the referee finds it (any of the detec
 ways: its outline, the frame's negative for a dark deck, its index alone), and its
 corners are read as the reader reads them (a dark deck's light ink as its negative). A
 picture is passed over, and named, where the card in it reads surely as another card
-(a file named wrong teaches a glyph the wrong name, which is worse than none). Each
+(a file named wrong teaches a glyph the wrong name, which is worse than none); only
+where it reads as another suit or another number, since letters are what an unusual
+deck prints differently. Each
 suit glyph's ink colour is learned with it (from pictures with colour): a four-colour
 deck prints diamonds in yellow and clubs in green, which only the learned colours tell
 (the generic reader judges ink red or black).
@@ -69,19 +71,36 @@ class _View:
     corners: tuple[int, ...]
 
 
+#: Ranks printed the same in every deck: numbers. Letters (and the ace's) are what an
+#: unusual deck changes: B for a jack, D for a queen, Т for an ace.
+NUMBERS = ("2", "3", "4", "5", "6", "7", "8", "9", "10")
+
+
+def _laid_otherwise(read: str, label: str) -> bool:
+    """Whether a sure ``read`` (``9S``, ``TD``) says another card than ``label`` was laid:
+    another suit, or another number. A letter read against the label is not trusted (the
+    generic reader that cannot read the deck's letters reads its 5 as a J, surely)."""
+    rank = "10" if read[:-1] == "T" else read[:-1]
+    if read[-1] != label[-1]:
+        return True
+    return rank in NUMBERS and label[:-1] in NUMBERS and rank != label[:-1]
+
+
 def _view(image: np.ndarray, label: str, detector: CardDetector) -> tuple[_View | None, str]:
     """The labelled card in ``image`` ready to learn from, or None and why not.
 
     The detection that reads as the label is the card; failing that (the generic model
-    cannot read this deck: why it is being learned) the largest card found, unless it
-    reads surely as another card. A picture in which nothing is found is taken as a flat
+    cannot read this deck: why it is being learned) the largest card found, unless one
+    reads surely as a card of another suit or number (:func:`_laid_otherwise`). A picture in which nothing is found is taken as a flat
     scan of the card, upright."""
     dets = detector.detect(image)
     found = [d for d in dets if d.card == label.replace("10", "T")]
     if not found:
-        sure_other = [d for d in dets if d.card and d.confidence >= SURE]
-        if sure_other:
-            d = sure_other[0]
+        other = [
+            d for d in dets if d.card and d.confidence >= SURE and _laid_otherwise(d.card, label)
+        ]
+        if other:
+            d = other[0]
             return None, f"the card in it reads surely as {d.card} ({d.confidence:.2f})"
         found = sorted(dets, key=lambda d: -cv2.contourArea(d.quad.astype(np.float32)))
     if not found:

@@ -18,9 +18,12 @@ finding cards on a light table.
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
-DEFAULT_CONFIG = Path.home() / ".config" / "courtpiece" / "camera-zones.json"
+#: The zone map's name in the state directory: where ``courtpiece run`` looks for it
+#: when ``[camera] zones_file`` names no other file.
+ZONES_FILE = "camera-zones.json"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -31,7 +34,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--camera", default="0", help="camera index, 'picamera2', a video file or an image"
     )
     p.add_argument(
-        "--config", type=Path, default=DEFAULT_CONFIG, help="where the zone map is saved"
+        "--zones",
+        "--config",
+        dest="config",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help=f"where the zone map is saved (default DIR/{ZONES_FILE}, which the referee reads)",
+    )
+    p.add_argument(
+        "--state-dir",
+        default=os.environ.get("STATE_DIRECTORY", "./courtpiece-state"),
+        metavar="DIR",
+        help="the referee's state directory (default $STATE_DIRECTORY, else "
+        "./courtpiece-state; on the Pi /var/lib/courtpiece)",
     )
     p.add_argument(
         "--box",
@@ -125,7 +141,8 @@ def run(args: argparse.Namespace) -> int:
         empty = None  # the markers may be lifted for play: the reference is taken apart
     if args.empty:
         empty = _frame(args.empty)
-    zones.save_with_empty(args.config, empty)
+    target = args.config or Path(args.state_dir) / ZONES_FILE
+    zones.save_with_empty(target, empty)
     plane = " with the table's plane" if zones.plane is not None else ""
-    print(f"saved zones {', '.join(zones.names())}{plane} to {args.config}")
+    print(f"saved zones {', '.join(zones.names())}{plane} to {target}")
     return 0

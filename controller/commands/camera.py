@@ -64,7 +64,8 @@ def _deck_and_state(p: argparse.ArgumentParser, deck_help: str, where: str) -> N
         "--state-dir",
         default=os.environ.get("STATE_DIRECTORY", "./courtpiece-state"),
         metavar="DIR",
-        help=f"the referee's state directory ({where})",
+        help=f"the referee's state directory ({where}; default $STATE_DIRECTORY, else "
+        "./courtpiece-state; on the Pi /var/lib/courtpiece)",
     )
 
 
@@ -108,10 +109,17 @@ def run_learn(args: argparse.Namespace, out: TextIO | None = None) -> int:
     replace_bytes(target, buf.getvalue())
     print(
         f"learned {len(learned.rank_y)} index glyphs from {report.used} of "
-        f"{report.pictures} pictures into {target}; the camera reads with them from the "
-        f"referee's next start (systemctl restart courtpiece)",
+        f"{report.pictures} pictures into {target}",
         file=out,
     )
+    if args.out:
+        print("the referee reads with them once [camera] deck_file names that file", file=out)
+    else:
+        print(
+            "the camera reads with them from the referee's next start "
+            "(systemctl restart courtpiece)",
+            file=out,
+        )
     return 0
 
 
@@ -152,8 +160,9 @@ def run(
 def _singles(session, cards: list[str], out: TextIO, ask: Callable[[str], str]) -> int:  # noqa: ANN001
     print(f"saving to {session.folder}; Enter = take, s = skip, q = stop", file=out, flush=True)
     taken = 0
+    failed = False
     for card in cards:
-        answer = ask(f"lay {card} alone on a play spot, then Enter: ").strip().lower()
+        answer = _answer(ask, f"lay {card} alone on a play spot, then Enter: ").lower()
         if answer == "q":
             break
         if answer == "s":
@@ -161,19 +170,29 @@ def _singles(session, cards: list[str], out: TextIO, ask: Callable[[str], str]) 
         saved, reads = session.single(card)
         if not saved:
             print("the camera gave no frame; stopping", file=out)
+            failed = True
             break
         taken += 1
         seen = ", ".join(reads) if reads else "nothing read"
         mark = "ok" if any(r.split()[0] == card for r in reads) else "CHECK"
         print(f"  {mark:5} {card}: {saved} frames saved; the reader sees {seen}", file=out)
     print(f"captured {taken} cards in {session.folder}", file=out)
-    print(f"measure: .venv/bin/python bench/vision_accuracy.py {session.folder}", file=out)
-    print(
-        f"learn:   courtpiece camera learn --deck {session.folder.name} "
-        f"--state-dir {session.folder.parent.parent}",
-        file=out,
-    )
-    return 0 if taken else 1
+    if taken:
+        print(f"measure: .venv/bin/python bench/vision_accuracy.py {session.folder}", file=out)
+        print(
+            f"learn:   courtpiece camera learn --deck {session.folder.name} "
+            f"--state-dir {session.folder.parent.parent}",
+            file=out,
+        )
+    return 0 if taken and not failed else 1
+
+
+def _answer(ask: Callable[[str], str], prompt: str) -> str:
+    """The organiser's answer; the end of input (Ctrl-D, a script's last line) is "q"."""
+    try:
+        return ask(prompt).strip()
+    except EOFError:
+        return "q"
 
 
 def _scenes(session, out: TextIO, ask: Callable[[str], str]) -> int:  # noqa: ANN001
@@ -187,8 +206,8 @@ def _scenes(session, out: TextIO, ask: Callable[[str], str]) -> int:  # noqa: AN
     )
     n = 0
     while True:
-        answer = ask("cards in view: ").strip()
-        if not answer:
+        answer = _answer(ask, "cards in view: ")
+        if not answer or answer.lower() == "q":
             break
         try:
             cards = [card_code(c) for c in answer.replace(",", " ").split()]

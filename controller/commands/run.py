@@ -48,7 +48,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         decks = DeckMap.load(cfg.state_dir, cfg.table.deck or None)
     except (DeckError, OSError) as err:
-        if not simulated:  # a simulated table enrols its own deck (open_virtual_table)
+        # a simulated table enrols its own deck (open_virtual_table); a camera-only table
+        # (no hub) reads no tags
+        if not simulated and cfg.hub.enabled:
             logging.warning("no deck map (%s): every tag will be reported as unknown; run 'courtpiece enroll'",
                             err)
         decks = None

@@ -44,7 +44,7 @@ def test_the_camera_section_starts_a_camera_reader_that_feeds_the_referee(tmp_pa
     service.close()
 
 
-def test_the_camera_reads_with_the_deck_learned_in_the_state_directory(tmp_path):
+def test_the_camera_reads_with_the_deck_learned_in_the_state_directory(tmp_path, caplog):
     """``courtpiece camera learn`` writes STATE/camera-deck.npz; the camera started by
     the service reads with it (``[camera] deck_file`` names another place)."""
     from vision.learn_deck import learn_deck
@@ -64,8 +64,9 @@ def test_the_camera_reads_with_the_deck_learned_in_the_state_directory(tmp_path)
         reader = start_camera(service)
         reader.close()
         glyphs = reader.detector.reader.model.deck_glyphs
-        if extra:  # the file named is not there: the generic model
+        if extra:  # the file named is not there: the generic model, and the log says so
             assert glyphs is None
+            assert "missing.npz is not there" in caplog.text
         else:
             assert glyphs is not None and list(glyphs.rank_y) == list(learned.rank_y)
         service.close()

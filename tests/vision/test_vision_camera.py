@@ -160,3 +160,18 @@ def test_calibrate_command_saves_boxes_and_markers(tmp_path: Path) -> None:
     cv2.imwrite(str(tmp_path / "mat.png"), img)
     assert main(["calibrate", "--camera", str(tmp_path / "mat.png"), "--config", str(cfg)]) == 0
     assert ZoneMap.load(cfg).zone_at((642, 442)) == "seat2"
+    # by default the zones go where the referee reads them: the state directory's file
+    state = tmp_path / "state"
+    assert main(["calibrate", "--state-dir", str(state), "--box", "seat1=5,5,50,50"]) == 0
+    from controller.commands.calibrate import ZONES_FILE
+    from controller.config import load_config
+    from controller.runtime import zones_path
+
+    toml = tmp_path / "table.toml"
+    toml.write_text(f'[table]\nstate_dir = "{state}"\n')
+
+    class _Service:  # what zones_path asks of the service: its config
+        config = load_config(toml)
+
+    assert zones_path(_Service()) == state / ZONES_FILE  # type: ignore[arg-type]
+    assert ZoneMap.load(state / ZONES_FILE).zone_at((20, 20)) == "seat1"

@@ -65,6 +65,37 @@ def test_walk_through_cards_saves_labelled_frames_the_bench_reads(tmp_path: Path
     assert summary.startswith("vision images=6 found=6") and "both_right_pct=100.0" in summary
 
 
+def test_the_end_of_input_stops_the_walk_and_a_camera_out_of_frames_says_so(
+    tmp_path: Path,
+) -> None:
+    """Answers piped from a script that end (or Ctrl-D) stop the walk as "q" would; a
+    camera that runs dry mid-walk leaves cards missing: the run says so in its exit
+    code, and a run that captured nothing offers nothing to measure or learn."""
+    cam = frames_folder(tmp_path, [[CardSpec("AS", (640, 480), 320, 12)]] * 2)
+    answers = iter([""])
+
+    def ask(_: str) -> str:
+        return next(answers)  # then StopIteration... as EOFError, like input() at the end
+
+    def ask_eof(prompt: str) -> str:
+        try:
+            return ask(prompt)
+        except StopIteration:
+            raise EOFError from None
+
+    out = io.StringIO()
+    assert run(args(tmp_path, cam, cards="AS,KH"), out=out, ask=ask_eof) == 0
+    assert "captured 1 cards" in out.getvalue() and "Traceback" not in out.getvalue()
+    out = io.StringIO()  # two frames, both AS's: none left for KH
+    assert run(args(tmp_path, cam, cards="AS,KH"), out=out, ask=lambda _: "") == 1
+    assert "gave no frame" in out.getvalue() and "captured 1 cards" in out.getvalue()
+    empty = tmp_path / "dry"
+    empty.mkdir()
+    out = io.StringIO()
+    assert run(args(tmp_path, empty, cards="AS"), out=out, ask=lambda _: "") == 1
+    assert "captured 0 cards" in out.getvalue() and "learn:" not in out.getvalue()
+
+
 def test_scenes_are_saved_with_labels(tmp_path: Path, capsys) -> None:
     cam = frames_folder(
         tmp_path,
@@ -81,8 +112,13 @@ def test_scenes_are_saved_with_labels(tmp_path: Path, capsys) -> None:
     assert labels == {"scene_000.jpg": ["AS", "KH"], "scene_001.jpg": ["7D"]}
     assert "not a card" in out.getvalue()
     # as an organiser runs it (docs/camera.md)
-    done = subprocess.run([sys.executable, str(BENCH), str(scenes)],
-                          capture_output=True, text=True, timeout=300, check=True)
+    done = subprocess.run(
+        [sys.executable, str(BENCH), str(scenes)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
     summary = done.stdout.strip().splitlines()[-1]
     assert summary.startswith("vision_scenes scenes=2 cards=3 right_pct=100.0 wrong=0")
 

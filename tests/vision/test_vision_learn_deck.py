@@ -17,7 +17,7 @@ import pytest
 from controller.commands.camera import run_learn
 from controller.runtime import DECK_FILE, camera_detector
 from vision import CardDetector
-from vision.learn_deck import LearnReport, learn_deck
+from vision.learn_deck import LearnReport, _laid_otherwise, learn_deck
 from vision.model import RANKS, SUITS, DeckGlyphs
 from vision.synth import CardSpec, camera, card_face, place, scene, table
 
@@ -45,6 +45,23 @@ def dark_capture(card: str, seed: int) -> np.ndarray:
 
 def capture(card: str, seed: int, style: int = 0) -> np.ndarray:
     return scene([CardSpec(card, (640, 480), 330, 15 + 31 * seed, style)], seed=seed)[0]
+
+
+@pytest.mark.parametrize(
+    ("read", "label", "laid_otherwise"),
+    [
+        ("8S", "9S", True),  # another number
+        ("TS", "9S", True),
+        ("KH", "AS", True),  # another suit
+        ("JD", "5D", False),  # a German 5 the generic reader takes for a J, surely
+        ("QS", "JS", False),  # letters are what an unusual deck prints differently
+        ("AS", "2S", False),  # so is the ace's (Т in a Russian deck)
+    ],
+)
+def test_only_another_suit_or_number_says_another_card_was_laid(
+    read: str, label: str, laid_otherwise: bool
+) -> None:
+    assert _laid_otherwise(read, label) is laid_otherwise
 
 
 def test_a_dark_deck_is_learned_from_its_negative(detector: CardDetector) -> None:
