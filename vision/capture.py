@@ -63,8 +63,9 @@ class CaptureSession:
     def __post_init__(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
 
-    def single(self, card: str) -> tuple[int, list[str]]:
-        """Save ``frames_per_card`` frames of ``card`` alone: (frames saved, what was read)."""
+    def single(self, card: str) -> tuple[int, list[list[str]]]:
+        """Save ``frames_per_card`` frames of ``card`` alone: (frames saved, what was read
+        in each: every frame is learned from and measured, so every frame is checked)."""
         saved, reads = 0, []
         for i in range(self.frames_per_card):
             frame = self.grab()
@@ -72,8 +73,8 @@ class CaptureSession:
                 break
             cv2.imwrite(str(self.folder / f"{card}_{i:02d}.jpg"), frame)
             saved += 1
-            if self.read is not None and i == 0:
-                reads = self.read(frame)
+            if self.read is not None:
+                reads.append(self.read(frame))
         return saved, reads
 
     def scene(self, cards: list[str]) -> str | None:

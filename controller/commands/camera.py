@@ -173,8 +173,9 @@ def _singles(session, cards: list[str], out: TextIO, ask: Callable[[str], str]) 
             failed = True
             break
         taken += 1
-        seen = ", ".join(reads) if reads else "nothing read"
-        mark = "ok" if any(r.split()[0] == card for r in reads) else "CHECK"
+        seen = "; ".join(", ".join(frame) or "nothing read" for frame in reads)
+        ok = bool(reads) and all(any(r.split()[0] == card for r in frame) for frame in reads)
+        mark = "ok" if ok else "CHECK"
         print(f"  {mark:5} {card}: {saved} frames saved; the reader sees {seen}", file=out)
     print(f"captured {taken} cards in {session.folder}", file=out)
     if taken:

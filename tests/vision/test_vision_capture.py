@@ -65,6 +65,17 @@ def test_walk_through_cards_saves_labelled_frames_the_bench_reads(tmp_path: Path
     assert summary.startswith("vision images=6 found=6") and "both_right_pct=100.0" in summary
 
 
+def test_every_frame_saved_is_checked(tmp_path: Path) -> None:
+    """All frames of a card are learned from and measured: one that shows another card
+    (the card taken away early, another laid) marks the card CHECK, not only the first."""
+    one = lambda c: [CardSpec(c, (640, 480), 320, 12)]  # noqa: E731
+    cam = frames_folder(tmp_path, [one("AS"), one("7D")])
+    out = io.StringIO()
+    assert run(args(tmp_path, cam, cards="AS"), out=out, ask=lambda _: "") == 0
+    line = next(x for x in out.getvalue().splitlines() if "AS:" in x)
+    assert line.split()[0] == "CHECK" and "7D" in line and "AS " in line
+
+
 def test_the_end_of_input_stops_the_walk_and_a_camera_out_of_frames_says_so(
     tmp_path: Path,
 ) -> None:
