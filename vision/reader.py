@@ -192,10 +192,11 @@ LEARNED_SHAPE_SURE = 0.8
 
 def _doubted_if_overruled(shape: np.ndarray, weighed: np.ndarray) -> np.ndarray:
     """``weighed`` (a suit's shape probabilities after colour), its top suit held to
-    :data:`DISPUTED` where colour chose another suit than the shape did. A four-colour
-    deck's yellow diamond is no red ink: its learned diamond glyph and the colour then
-    disagree, and the read must say so (learned, a king of diamonds read as a sure king
-    of spades, its rank firmed by the deck's own K)."""
+    :data:`DISPUTED` where colour chose another suit than the shape did. Where a deck's
+    colours were not learned (captured grey) a four-colour deck's yellow diamond is
+    judged black ink: its learned diamond glyph and the colour then disagree, and the
+    read must say so (without this, a king of diamonds read as a sure king of spades,
+    its rank firmed by the deck's own K)."""
     top = int(weighed.argmax())
     if top == int(shape.argmax()) or weighed[top] <= DISPUTED:
         return weighed

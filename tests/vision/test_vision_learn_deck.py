@@ -126,6 +126,18 @@ def test_a_four_colour_deck_is_read_once_its_colours_are_learned(detector: CardD
     assert reads(CardDetector(deck_glyphs=learned)) == targets
 
 
+def test_a_learned_suit_shape_the_colour_overrules_is_left_in_doubt() -> None:
+    from vision.reader import DISPUTED, _doubted_if_overruled
+
+    shape = np.array([0.04, 0.02, 0.9, 0.02, 0.02])  # S H D C junk: a sure diamond's shape
+    weighed = np.array([0.8, 0.01, 0.15, 0.03, 0.01])  # ... in ink judged black
+    out = _doubted_if_overruled(shape, weighed)
+    assert int(out.argmax()) == 0 and out[0] == pytest.approx(DISPUTED)
+    assert out.sum() == pytest.approx(1.0)
+    agreed = np.array([0.02, 0.01, 0.95, 0.01, 0.01])
+    assert np.array_equal(_doubted_if_overruled(shape, agreed), agreed)
+
+
 def test_a_grey_capture_teaches_no_colour(detector: CardDetector) -> None:
     """A grey picture shows no ink colour: its glyphs are learned, not its colours (a
     red heart's grey ink would teach that hearts may be printed black)."""
