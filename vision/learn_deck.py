@@ -91,8 +91,8 @@ def _view(image: np.ndarray, label: str, detector: CardDetector) -> tuple[_View 
 
     The detection that reads as the label is the card; failing that (the generic model
     cannot read this deck: why it is being learned) the largest card found, unless one
-    reads surely as a card of another suit or number (:func:`_laid_otherwise`). A picture in which nothing is found is taken as a flat
-    scan of the card, upright."""
+    reads surely as a card of another suit or number (:func:`_laid_otherwise`). A
+    picture in which nothing is found is taken as a flat scan of the card, upright."""
     dets = detector.detect(image)
     found = [d for d in dets if d.card == label.replace("10", "T")]
     if not found:
