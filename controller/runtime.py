@@ -229,6 +229,7 @@ def start_camera(service: TableService) -> Any:
     zones_file = zones_path(service)
     if zones_file.exists():
         zones = ZoneMap.load(zones_file)
+        log.info("camera: zones %s from %s", ", ".join(zones.names()), zones_file)
     else:  # still start, so the zones can be marked on the dashboard (/admin/calibrate)
         log.warning("no camera zones in %s: the camera reports nothing until they are marked "
                     "(dashboard /admin/calibrate or 'courtpiece calibrate')", zones_file)

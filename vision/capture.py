@@ -67,6 +67,8 @@ class CaptureSession:
         """Save ``frames_per_card`` frames of ``card`` alone: (frames saved, what was read
         in each: every frame is learned from and measured, so every frame is checked)."""
         saved, reads = 0, []
+        for old in self.folder.glob(f"{card}_*.jpg"):  # captured again: the new frames only
+            old.unlink()
         for i in range(self.frames_per_card):
             frame = self.grab()
             if frame is None:

@@ -59,6 +59,7 @@ class LearnReport:
     pictures: int = 0
     used: int = 0
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (name, why)
+    cards: set[str] = field(default_factory=set)  # those learned (``TC``, ``AS``)
 
 
 @dataclass
@@ -150,6 +151,7 @@ def learn_deck(
             learned += 1
         if learned:
             report.used += 1
+            report.cards.add(label.replace("10", "T"))
         else:
             report.skipped.append((name, why or "no index found in its corners"))
     if not rank_x:

@@ -126,7 +126,11 @@ def run(args: argparse.Namespace) -> int:
                 return 1
             zones = zones.with_plane(plane)
     else:
-        frame = _frame(args.camera)
+        try:
+            frame = _frame(args.camera)
+        except OSError as exc:  # no such camera (none attached, or the referee holds it)
+            print(f"no frame from {args.camera}: {exc}")
+            return 1
         if frame is None:
             print(f"no frame from {args.camera}")
             return 1

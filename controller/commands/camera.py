@@ -54,6 +54,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     learn.add_argument(
         "--out", metavar="FILE", help="where to write the glyphs (default DIR/camera-deck.npz)"
     )
+    learn.add_argument(
+        "--force",
+        action="store_true",
+        help="write the glyphs even if many captures were passed over",
+    )
     learn.set_defaults(handler=run_learn)
 
 
@@ -69,6 +74,12 @@ def _deck_and_state(p: argparse.ArgumentParser, deck_help: str, where: str) -> N
     )
 
 
+#: More captures passed over than this share says the folder is not what its names say
+#: (frames out of order, a walk that lost step): its glyphs are not written over the deck
+#: the referee reads with, unless --force.
+PASSED_OVER_MOST = 0.25
+
+
 def run_learn(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Learn the captured deck; the file is replaced whole, or left as it was."""
     import io
@@ -76,7 +87,7 @@ def run_learn(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
     from controller.atomic_file import replace_bytes
     from controller.runtime import DECK_FILE
-    from vision.capture import CaptureError, capture_dir
+    from vision.capture import DECK_ORDER, CaptureError, capture_dir
     from vision.learn_deck import LearnReport, learn_deck, pictures
 
     out = out or sys.stdout
@@ -97,6 +108,17 @@ def run_learn(args: argparse.Namespace, out: TextIO | None = None) -> int:
     for name, why in report.skipped:
         print(f"  passed over {name}: {why}", file=out)
     target = Path(args.out) if args.out else Path(args.state_dir) / DECK_FILE
+    missing = [c for c in DECK_ORDER if c not in report.cards]
+    if missing and len(learned.rank_y):
+        print(f"  not learned (no usable capture): {' '.join(missing)}", file=out)
+    if len(report.skipped) > PASSED_OVER_MOST * report.pictures and not args.force:
+        print(
+            f"camera learn: {len(report.skipped)} of {report.pictures} captures passed over: "
+            f"they do not show what their names say (a card laid wrong, frames out of "
+            f"order?); {target} left as it was (--force writes it anyway)",
+            file=out,
+        )
+        return 1
     if not len(learned.rank_y):
         print(
             f"camera learn: nothing learned from {report.pictures} pictures in {folder}; "

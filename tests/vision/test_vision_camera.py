@@ -175,3 +175,12 @@ def test_calibrate_command_saves_boxes_and_markers(tmp_path: Path) -> None:
 
     assert zones_path(_Service()) == state / ZONES_FILE  # type: ignore[arg-type]
     assert ZoneMap.load(state / ZONES_FILE).zone_at((20, 20)) == "seat1"
+
+
+def test_calibrate_without_a_camera_says_so(tmp_path: Path, capsys) -> None:
+    from controller.cli import main
+
+    none = tmp_path / "no-such-camera.mp4"
+    assert main(["calibrate", "--camera", str(none), "--state-dir", str(tmp_path)]) == 1
+    assert "no frame from" in capsys.readouterr().out
+    assert not (tmp_path / "camera-zones.json").exists()

@@ -65,6 +65,22 @@ def test_walk_through_cards_saves_labelled_frames_the_bench_reads(tmp_path: Path
     assert summary.startswith("vision images=6 found=6") and "both_right_pct=100.0" in summary
 
 
+def test_a_card_captured_again_keeps_only_its_new_frames(tmp_path: Path) -> None:
+    """Captured again (``--cards AS``, fewer frames this time), a card's old frames go: a
+    frame of the card laid wrong must not stay behind to be learned."""
+    one = lambda c: [CardSpec(c, (640, 480), 320, 12)]  # noqa: E731
+    cam = frames_folder(tmp_path, [one("KH"), one("KH"), one("AS")])
+    assert run(args(tmp_path, cam, cards="AS"), out=io.StringIO(), ask=lambda _: "") == 0
+    again = tmp_path / "again"
+    again.mkdir()
+    cv2.imwrite(str(again / "f.jpg"), cv2.imread(str(cam / "f002.jpg")))
+    assert (
+        run(args(tmp_path, again, cards="AS", frames=1), out=io.StringIO(), ask=lambda _: "") == 0
+    )
+    folder = capture_dir(tmp_path / "state", "club")
+    assert sorted(p.name for p in folder.iterdir()) == ["AS_00.jpg"]
+
+
 def test_every_frame_saved_is_checked(tmp_path: Path) -> None:
     """All frames of a card are learned from and measured: one that shows another card
     (the card taken away early, another laid) marks the card CHECK, not only the first."""

@@ -161,7 +161,9 @@ def test_a_deck_learned_before_colours_were_kept_still_loads(tmp_path: Path) -> 
 
 
 def args(tmp_path: Path, **kw: object) -> argparse.Namespace:
-    return argparse.Namespace(**{"deck": "club", "state_dir": str(tmp_path), "out": None, **kw})
+    return argparse.Namespace(
+        **{"deck": "club", "state_dir": str(tmp_path), "out": None, "force": False, **kw}
+    )
 
 
 def save_captures(tmp_path: Path, cards: list[str], style: int = 0) -> Path:
@@ -209,6 +211,27 @@ def test_camera_learn_without_captures_or_with_nothing_learned_leaves_the_deck(
     assert run_learn(args(tmp_path), out) == 1
     assert "passed over AS_00.jpg" in out.getvalue() and "left as it was" in out.getvalue()
     assert deck.read_bytes() == b"the deck learned before"
+
+
+def test_learn_keeps_the_deck_when_many_captures_are_not_what_their_names_say(
+    tmp_path: Path,
+) -> None:
+    """Frames saved out of step with the walk (a folder camera in the wrong order, a card
+    skipped without 's') are mostly passed over: their glyphs are not written over the
+    deck the referee reads with, unless asked to (--force)."""
+    folder = save_captures(tmp_path, ["KH", "7C"])
+    cv2.imwrite(str(folder / "QS_00.jpg"), capture("4H", 5))  # out of step: another suit
+    cv2.imwrite(str(folder / "9D_00.jpg"), capture("2C", 6))
+    deck = tmp_path / DECK_FILE
+    deck.write_bytes(b"the deck learned before")
+    out = io.StringIO()
+    assert run_learn(args(tmp_path), out) == 1
+    text = out.getvalue()
+    assert "2 of 4 captures passed over" in text and "left as it was" in text
+    assert "not learned (no usable capture): AS KS QS" in text  # the cards lacking
+    assert deck.read_bytes() == b"the deck learned before"
+    assert run_learn(args(tmp_path, force=True), io.StringIO()) == 0
+    assert set(DeckGlyphs.load(deck).suit_y.tolist()) == {SUITS.index("H"), SUITS.index("C")}
 
 
 def test_a_deck_file_that_will_not_load_leaves_the_generic_reader(
