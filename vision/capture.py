@@ -5,8 +5,8 @@ Figures from other people's photographs say little about a club's table: its dec
 cloth, its lamp. So the organiser walks through the 52 cards under the table's camera;
 each card is laid alone on a play spot, a few frames are saved with the card code first
 in the file name (``AS_00.jpg``), and ``bench/vision_accuracy.py DIR`` measures the table's own
-accuracy from them, ``python -m vision.learn_deck DIR deck.npz`` learns the deck's
-own glyphs. Scenes (several cards, overlapping as thrown) are saved with a
+accuracy from them (:func:`check_captures` the same on the table's own machine, which has
+no bench), ``python -m vision.learn_deck DIR deck.npz`` learns the deck's own glyphs. Scenes (several cards, overlapping as thrown) are saved with a
 ``labels.json`` (file → the cards in view), which ``bench/vision_accuracy.py`` also reads.
 """
 
@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+#: The reads the referee counts (the tracker's least) and those it is sure of.
+COUNTED = 0.5
+SURE_READ = 0.9
 #: The walk-through order: spades, hearts, diamonds, clubs, each ace down to two (as the
 #: RFID enrollment asks for them).
 DECK_ORDER = tuple(r + s for s in "SHDC" for r in "AKQJT98765432")
@@ -93,3 +96,45 @@ class CaptureSession:
         labels[name] = cards
         labels_file.write_text(json.dumps(labels, indent=1) + "\n")
         return name
+
+
+@dataclass
+class CaptureCheck:
+    """How a reader read a folder of single-card captures: the referee's view of them
+    (a card read at 0.5 or more is one it would count; at 0.9 one it is sure of)."""
+
+    pictures: int = 0
+    right: int = 0
+    #: read as another card at 0.5 or more: a card the referee would take for a play
+    wrong_counted: int = 0
+    #: of those, read at 0.9 or more (should never happen)
+    wrong_sure: int = 0
+    misses: list[str] = field(default_factory=list)  # "AS_00.jpg: read KS (0.67)"
+
+    @property
+    def right_pct(self) -> float:
+        return 100.0 * self.right / max(self.pictures, 1)
+
+
+def check_captures(
+    pictures: Iterable[tuple[str, np.ndarray, str]],
+    read: Callable[[np.ndarray], list[tuple[str, float]]],
+) -> CaptureCheck:
+    """Read each ``(card, image, name)`` capture with ``read`` (frame → cards and their
+    confidences): its surest read is what the referee would see."""
+    out = CaptureCheck()
+    for card, image, name in pictures:
+        out.pictures += 1
+        reads = read(image)
+        want = card.replace("10", "T")
+        best = max(reads, key=lambda r: r[1], default=None)
+        if best is not None and best[0] == want:
+            out.right += 1
+            continue
+        if best is None:
+            out.misses.append(f"{name}: nothing read")
+            continue
+        out.misses.append(f"{name}: read {best[0]} ({best[1]:.2f})")
+        out.wrong_counted += best[1] >= COUNTED
+        out.wrong_sure += best[1] >= SURE_READ
+    return out

@@ -18,6 +18,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import TextIO
 
 
@@ -60,6 +61,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="write the glyphs even if many captures were passed over",
     )
     learn.set_defaults(handler=run_learn)
+    check = sub.add_parser(
+        "check",
+        help="read a captured deck as the referee would, generic and learned",
+        description=(
+            "Read the single-card captures of STATE/camera-captures/NAME as the referee "
+            "would: with the generic reader and, once a deck is learned "
+            "(STATE/camera-deck.npz), with it. Check a learned deck on a second capture, "
+            "not on the one it learned from."
+        ),
+    )
+    _deck_and_state(check, "the captured deck's name", "reads DIR/camera-captures/NAME")
+    check.add_argument(
+        "--deck-file", metavar="FILE", help="the learned deck (default DIR/camera-deck.npz)"
+    )
+    check.set_defaults(handler=run_check)
 
 
 def _deck_and_state(p: argparse.ArgumentParser, deck_help: str, where: str) -> None:
@@ -74,6 +90,25 @@ def _deck_and_state(p: argparse.ArgumentParser, deck_help: str, where: str) -> N
     )
 
 
+def _captures(args: argparse.Namespace, out: TextIO, command: str) -> Path | None:
+    """The deck's capture folder, or None (and why, on ``out``)."""
+    from vision.capture import CaptureError, capture_dir
+
+    try:
+        folder = capture_dir(args.state_dir, args.deck)
+    except CaptureError as exc:
+        print(f"camera {command}: {exc}", file=out)
+        return None
+    if not folder.is_dir():
+        print(
+            f"camera {command}: no captures in {folder} (courtpiece camera capture --deck "
+            f"{args.deck} first)",
+            file=out,
+        )
+        return None
+    return folder
+
+
 #: More captures passed over than this share says the folder is not what its names say
 #: (frames out of order, a walk that lost step): its glyphs are not written over the deck
 #: the referee reads with, unless --force.
@@ -83,25 +118,15 @@ PASSED_OVER_MOST = 0.25
 def run_learn(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Learn the captured deck; the file is replaced whole, or left as it was."""
     import io
-    from pathlib import Path
 
     from controller.atomic_file import replace_bytes
     from controller.runtime import DECK_FILE
-    from vision.capture import DECK_ORDER, CaptureError, capture_dir
+    from vision.capture import DECK_ORDER
     from vision.learn_deck import LearnReport, learn_deck, pictures
 
     out = out or sys.stdout
-    try:
-        folder = capture_dir(args.state_dir, args.deck)
-    except CaptureError as exc:
-        print(f"camera learn: {exc}", file=out)
-        return 2
-    if not folder.is_dir():
-        print(
-            f"camera learn: no captures in {folder} (courtpiece camera capture --deck "
-            f"{args.deck} first)",
-            file=out,
-        )
+    folder = _captures(args, out, "learn")
+    if folder is None:
         return 2
     report = LearnReport()
     learned = learn_deck(pictures(folder), report=report)
@@ -142,6 +167,40 @@ def run_learn(args: argparse.Namespace, out: TextIO | None = None) -> int:
             "(systemctl restart courtpiece)",
             file=out,
         )
+    return 0
+
+
+def run_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """One line per reader: captures, right, and wrong reads the referee would count."""
+
+    from controller.runtime import DECK_FILE, camera_detector
+    from vision import CardDetector
+    from vision.capture import check_captures
+    from vision.learn_deck import pictures
+
+    out = out or sys.stdout
+    folder = _captures(args, out, "check")
+    if folder is None:
+        return 2
+    deck_file = Path(args.deck_file) if args.deck_file else Path(args.state_dir) / DECK_FILE
+    readers = [("generic reader", CardDetector())]
+    if deck_file.exists():
+        learned = camera_detector(deck_file)
+        if learned.reader.model.deck_glyphs is not None:
+            readers.append((f"learned deck {deck_file}", learned))
+    for name, det in readers:
+        got = check_captures(
+            pictures(folder),
+            lambda f, d=det: [(x.card, x.confidence) for x in d.detect(f) if x.card],
+        )
+        print(
+            f"{name}: {got.pictures} captures, {got.right} right ({got.right_pct:.1f} %), "
+            f"{got.wrong_counted} read as another card the referee would count "
+            f"({got.wrong_sure} of them sure)",
+            file=out,
+        )
+        for miss in got.misses:
+            print(f"  {miss}", file=out)
     return 0
 
 
@@ -201,12 +260,10 @@ def _singles(session, cards: list[str], out: TextIO, ask: Callable[[str], str]) 
         print(f"  {mark:5} {card}: {saved} frames saved; the reader sees {seen}", file=out)
     print(f"captured {taken} cards in {session.folder}", file=out)
     if taken:
+        where = f"--deck {session.folder.name} --state-dir {session.folder.parent.parent}"
+        print(f"check:   courtpiece camera check {where}", file=out)
         print(f"measure: .venv/bin/python bench/vision_accuracy.py {session.folder}", file=out)
-        print(
-            f"learn:   courtpiece camera learn --deck {session.folder.name} "
-            f"--state-dir {session.folder.parent.parent}",
-            file=out,
-        )
+        print(f"learn:   courtpiece camera learn {where}", file=out)
     return 0 if taken and not failed else 1
 
 

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from controller.commands.camera import run
@@ -156,3 +157,29 @@ def test_names_and_cards_are_checked() -> None:
         card_code("1S")
     with pytest.raises(CaptureError):
         capture_dir("/tmp", "../etc")
+
+
+def test_a_capture_check_counts_what_the_referee_would_count() -> None:
+    """The surest read of each capture is what the referee sees: right, a wrong card it
+    would count (0.5) or be sure of (0.9), or nothing."""
+    from vision.capture import check_captures
+
+    frame = np.zeros((4, 4, 3), np.uint8)
+    reads = {
+        "AS_00.jpg": [("AS", 0.97)],
+        "10C_00.jpg": [("TC", 0.8), ("7C", 0.3)],
+        "KH_00.jpg": [("KS", 0.95), ("KH", 0.6)],  # the surer, wrong read is the one seen
+        "QD_00.jpg": [("QH", 0.45)],  # wrong, but not counted
+        "2C_00.jpg": [],
+    }
+    names = iter(reads)
+    got = check_captures(
+        [(n.split("_")[0], frame, n) for n in reads], lambda _f: reads[next(names)]
+    )
+    assert (got.pictures, got.right, got.wrong_counted, got.wrong_sure) == (5, 2, 1, 1)
+    assert got.misses == [
+        "KH_00.jpg: read KS (0.95)",
+        "QD_00.jpg: read QH (0.45)",
+        "2C_00.jpg: nothing read",
+    ]
+    assert got.right_pct == 40.0

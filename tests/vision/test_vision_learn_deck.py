@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
-from controller.commands.camera import run_learn
+from controller.commands.camera import run_check, run_learn
 from controller.runtime import DECK_FILE, camera_detector
 from vision import CardDetector
 from vision.learn_deck import LearnReport, _laid_otherwise, learn_deck
@@ -195,6 +195,16 @@ def test_camera_learn_writes_the_deck_the_referees_camera_reads_with(tmp_path: P
 
     assert reads(CardDetector()) != targets  # beyond the generic model
     assert reads(camera_detector(deck)) == targets
+    # the organiser's check on a second capture, on the table's own machine (no bench)
+    check = tmp_path / "camera-captures" / "club-check"
+    check.mkdir()
+    for card, frame in zip(targets, frames, strict=True):
+        cv2.imwrite(str(check / f"{card}_00.jpg"), frame)
+    out = io.StringIO()
+    assert run_check(args(tmp_path, deck="club-check", deck_file=None), out) == 0
+    generic, learned = (x for x in out.getvalue().splitlines() if not x.startswith(" "))
+    assert generic.startswith("generic reader: 5 captures") and "(100.0 %)" not in generic
+    assert learned.startswith("learned deck") and "5 right (100.0 %), 0 read as another" in learned
 
 
 def test_camera_learn_without_captures_or_with_nothing_learned_leaves_the_deck(
