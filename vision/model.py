@@ -8,6 +8,7 @@ few dozen glyph shapes and runs in microseconds. The weights live in
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import BinaryIO
 
@@ -82,10 +83,16 @@ class DeckGlyphs:
     def ink_of(self, suit: int) -> np.ndarray:
         """The learned ink colours (Lab a*, b* against the stock) of suit class ``suit``
         (none from a grey picture, which shows no colour)."""
+        return self._inks_by_suit[suit]
+
+    @cached_property
+    def _inks_by_suit(self) -> tuple[np.ndarray, ...]:
+        """Each suit class's learned inks, sorted out once: every index read with a
+        learned deck asks for all four suits'."""
         if len(self.suit_ink) != len(self.suit_y):
-            return np.zeros((0, 2), np.float32)
-        inks = self.suit_ink[self.suit_y == suit]
-        return inks[~np.isnan(inks).any(axis=1)]
+            return tuple(np.zeros((0, 2), np.float32) for _ in SUITS)
+        known = ~np.isnan(self.suit_ink).any(axis=1) if len(self.suit_ink) else self.suit_y < 0
+        return tuple(self.suit_ink[(self.suit_y == k) & known] for k in range(len(SUITS)))
 
     def check(self, features: int) -> None:
         """Raise ValueError unless these glyphs fit a model reading ``features`` features
