@@ -19,11 +19,17 @@ wrong_counted=…`` for scenes (``wrong_sure``: wrong reads at confidence ≥ 0.
 should never happen; ``right_doubted``: right reads below 0.5, which the tracker would not
 yet count; ``counted_pct`` and ``wrong_counted``: the right and the wrong reads at 0.5 or
 more, those the tracker counts: a wrong one there is a card the referee would see played).
+Where the scenes come with boxes round each card's printed corner indices (the real-photo
+set's ``index_boxes.json``, in DIR or the folder above; ``--index-boxes FILE``), the scene
+line also splits the labelled cards by those in view: ``open_*`` for cards with both
+corner indices boxed (a card lying apart, or the top card of a pile or a fan: the card the
+referee needs) and ``covered_*`` for the rest (one corner in view: partly under another).
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import re
 import resource
@@ -221,6 +227,30 @@ def bench_singles(
     )
 
 
+def index_boxes_file(folder: Path) -> Path | None:
+    """The set's ``index_boxes.json`` (file → the boxes round each printed corner index),
+    in the scenes' folder or the one above it, if there is one."""
+    return next(
+        (
+            f
+            for f in (folder / "index_boxes.json", folder.parent / "index_boxes.json")
+            if f.exists()
+        ),
+        None,
+    )
+
+
+def corners_in_view(boxes: dict[str, list[dict]], name: str) -> collections.Counter[str]:
+    """How many of each card's corner indices the set boxed in scene ``name``."""
+    entries = boxes.get(f"scenes/{name}") or boxes.get(name, [])
+    return collections.Counter(card_code(b["card"]) for b in entries)
+
+
+def card_code(text: str) -> str:
+    """``10C`` and ``TC`` alike as ``TC``."""
+    return ("T" if text[:-1] == "10" else text[:-1]) + text[-1]
+
+
 def bench_scenes(
     folder: Path,
     labels: dict[str, list[str]],
@@ -228,22 +258,36 @@ def bench_scenes(
     baseline: TemplateBaseline,
     show: bool,
     unstretch: bool = False,
+    boxes: dict[str, list[dict]] | None = None,
 ) -> str:
     """Several cards per photo: per scene, the labelled cards read (right), the cards read
     that are not there (wrong), and those wrong reads the reader was sure of; and how
     many of each the tracker would count (read at 0.5 or more: ``counted_pct``,
-    ``wrong_counted``), since a read below that only marks a zone as taken."""
+    ``wrong_counted``), since a read below that only marks a zone as taken.
+
+    With the set's index ``boxes``, the labelled cards are also split by how many of
+    their two corner indices are in view: ``open`` (both: a card lying apart, or the top
+    card of a pile or a fan, which is the card the referee needs) and ``covered`` (fewer:
+    a card partly under another)."""
     cards = right = wrong = wrong_sure = base_right = base_wrong = 0
     counted = wrong_counted = 0
+    split: collections.Counter[tuple[str, str]] = collections.Counter()
     times = []
     for name, truth_list in labels.items():
         img = load_frame(folder / name, unstretch)
         if img is None:
             continue
-        truth = {("T" if c[:-1] == "10" else c[:-1]) + c[-1] for c in truth_list}
+        truth = {card_code(c) for c in truth_list}
         dets, ms = _timed(detector.detect, img)
         times.append(ms)
         read = {d.card: d.confidence for d in dets if d.card}
+        if boxes is not None:
+            seen = corners_in_view(boxes, name)
+            for c in truth:
+                kind = "open" if seen[c] >= 2 else "covered"
+                split[(kind, "cards")] += 1
+                split[(kind, "right")] += c in read
+                split[(kind, "counted")] += read.get(c, 0.0) >= COUNTED
         bad = {c: v for c, v in read.items() if c not in truth}
         cards += len(truth)
         right += len(truth & read.keys())
@@ -263,10 +307,18 @@ def bench_scenes(
     med = statistics.median(times) if times else 0.0
     print(f"scenes {len(times)}  cards {cards}  right {right} ({pct(right):.1f}%)  wrong {wrong}")
     print(f"median {med:.2f} ms per frame (one thread)")
+    by_corners = ""
+    for kind in ("open", "covered") if boxes is not None else ():
+        n = max(split[(kind, "cards")], 1)
+        by_corners += (
+            f"{kind}_cards={split[(kind, 'cards')]} "
+            f"{kind}_right_pct={100.0 * split[(kind, 'right')] / n:.1f} "
+            f"{kind}_counted_pct={100.0 * split[(kind, 'counted')] / n:.1f} "
+        )
     return (
         f"vision_scenes scenes={len(times)} cards={cards} right_pct={pct(right):.1f} wrong={wrong} "
         f"wrong_sure={wrong_sure} counted_pct={pct(counted):.1f} wrong_counted={wrong_counted} "
-        f"median_ms={med:.2f} rss_mb={rss_mb():.0f} "
+        f"{by_corners}median_ms={med:.2f} rss_mb={rss_mb():.0f} "
         f"baseline_right_pct={pct(base_right):.1f} baseline_wrong={base_wrong}"
     )
 
@@ -295,6 +347,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--show-misses", action="store_true")
     ap.add_argument(
+        "--index-boxes",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="boxes round each card's printed corner indices (file -> [{card, box}]); "
+        "default: index_boxes.json in DIR or the folder above it",
+    )
+    ap.add_argument(
         "--unstretch",
         action="store_true",
         help="read the real-photo set's photos at the shape they were taken at, not stretched "
@@ -308,6 +368,8 @@ def main(argv: list[str] | None = None) -> int:
     labels_file = args.dir / "labels.json"
     if labels_file.exists():
         labels = json.loads(labels_file.read_text())
+        boxes_file = args.index_boxes or index_boxes_file(args.dir)
+        boxes = json.loads(boxes_file.read_text()) if boxes_file else None
         names = sorted(n for n in labels if in_part(n, args.part) and args.only in n)
         names = names[:: args.every]
         if args.limit:
@@ -319,6 +381,7 @@ def main(argv: list[str] | None = None) -> int:
             baseline,
             args.show_misses,
             args.unstretch,
+            boxes,
         )
     else:
         paths = sorted(

@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.append(str(Path(__file__).resolve().parent))
 
 from photo_split import PARTS, in_part  # noqa: E402
-from vision_accuracy import label_of, load_frame  # noqa: E402
+from vision_accuracy import card_code, label_of, load_frame  # noqa: E402
 
 from vision import CardDetector  # noqa: E402
 from vision.detector import Detection  # noqa: E402
@@ -47,11 +47,6 @@ def series(name: str) -> str:
     if "WIN_" in name:
         return "webcam"
     return "white" if "IMG_2022" in name else "black"
-
-
-def card_code(text: str) -> str:
-    """``10C`` and ``TC`` alike as ``TC``."""
-    return ("T" if text[:-1] == "10" else text[:-1]) + text[-1]
 
 
 def kind_of_miss(

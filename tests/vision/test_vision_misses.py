@@ -73,3 +73,38 @@ def test_unstretched_photos_take_their_series_shape_and_boxes_follow(tmp_path: P
     # at 1280×720 that centre is (660, 371): inside this outline, not at (660, 660)
     assert kind("7H", boxes, [Detection(square(610, 321), None, 0.0)], (720, 1280)) == "unread"
     assert kind("7H", boxes, [Detection(square(610, 321), None, 0.0)]) == "no_outline"
+
+
+def test_scene_cards_are_split_by_the_corners_in_view(tmp_path: Path, capsys) -> None:
+    """With the set's index boxes, a scene's cards are counted apart as ``open`` (both
+    corner indices boxed: a card lying apart or a pile's top card) and ``covered`` (fewer):
+    the figure the issue asks of a pile's top card. Two cards lie apart and both read;
+    the boxes say the king shows one corner, so it is counted as covered."""
+    bench = runpy.run_path(
+        str(Path(__file__).resolve().parents[2] / "bench" / "vision_accuracy.py")
+    )
+    scenes = tmp_path / "scenes"
+    scenes.mkdir()
+    img, _ = scene([CardSpec("AS", (400, 480), 300, 0), CardSpec("KH", (880, 480), 300, 0)], seed=3)
+    cv2.imwrite(str(scenes / "multi_a.jpg"), img)
+    cv2.imwrite(str(scenes / "multi_b.jpg"), img)
+    labels = {"multi_a.jpg": ["AS", "KH", "2C"], "multi_b.jpg": ["AS", "KH"]}
+    (scenes / "labels.json").write_text(json.dumps(labels))
+    box = {"box": [0, 0, 10, 10]}
+    boxes = {
+        "multi_a.jpg": [{"card": "AS", **box}, {"card": "AS", **box}, {"card": "KH", **box}],
+        "scenes/multi_b.jpg": [{"card": "10C", **box}, {"card": "KH", **box}],
+    }
+    (tmp_path / "index_boxes.json").write_text(json.dumps(boxes))
+    assert bench["main"]([str(scenes)]) == 0
+    line = capsys.readouterr().out.strip().splitlines()[-1]
+    # open: the first scene's ace (two boxes); covered: the kings (one box each), the
+    # first scene's two of clubs (none; not in view, so not read) and the second's ace
+    # (its box is not in that scene's list)
+    assert "cards=5 right_pct=80.0" in line
+    assert "open_cards=1 open_right_pct=100.0 open_counted_pct=100.0" in line
+    assert "covered_cards=4 covered_right_pct=75.0 covered_counted_pct=75.0" in line
+    # without boxes, no split
+    (tmp_path / "index_boxes.json").unlink()
+    assert bench["main"]([str(scenes)]) == 0
+    assert "open_cards" not in capsys.readouterr().out
