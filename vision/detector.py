@@ -155,6 +155,9 @@ class CardDetector:
         #: The frame's cards read from index pairs alone (their outline only a guess), by
         #: id: the card, the map of its card hypothesis, and whether both its corners read.
         self._by_index: dict[int, tuple[Detection, np.ndarray, bool]] = {}
+        #: The frame's outlined cards read from one corner alone, by id: the card, the
+        #: map of its outline, and which corner read (0 top left, 1 bottom right).
+        self._one_corner: dict[int, tuple[Detection, np.ndarray, int]] = {}
 
     def _candidates(
         self, frame_bgr: np.ndarray, masks: list[tuple[np.ndarray, float]], weak: list[bool]
@@ -179,6 +182,7 @@ class CardDetector:
         self._colour = not colourless(frame_bgr)
         self._dark_deck = False
         self._by_index = {}
+        self._one_corner = {}
         masks: list[tuple[np.ndarray, float]] = []
         weak: list[bool] = []
         groups, small = self._candidates(frame_bgr, masks, weak)
@@ -242,13 +246,15 @@ class CardDetector:
             out = self._pile_as_one(frame_bgr, out)
         elif (
             any(d.confidence < CORNER_MIN or _misshapen(d.quad) for d in out if d.card)
+            or any(id(d) in self._one_corner for d in out)
             or _pale_gaps(frame_bgr, outlined)
             or _bare_stock(frame_bgr, out)
         ):
             # the same where the unread outline was dropped as the table's, or a card read
             # only weakly (cards on a knit cloth, outlined together with its folds), or
-            # stock as white as the cards read lies bare beside them (cards on a light
-            # table whose outlines ran into it)
+            # from one corner alone (a pile outlined as one, read as the card whose corner
+            # it has), or stock as white as the cards read lies bare beside them (cards on
+            # a light table whose outlines ran into it)
             out = self._beside_sure_cards(frame_bgr, out)
         if spare and any(d.card for d in out):
             out += self._spare_reads(spare, out)
@@ -476,7 +482,12 @@ class CardDetector:
         """Whether the card ``d`` hides ``point``: inside its outline, or, for a card read
         from index pairs alone (whose outline is only a guess from the index's size and
         slant), near the indices read: in a fan, the guessed outline lies over the next
-        cards' indices."""
+        cards' indices. An outlined card read from one corner alone hides only that
+        corner's index: its outline may be a pile's, or a fan's run together on a knit
+        cloth, and the other cards' indices lie inside it (fourteenth round)."""
+        lone = self._one_corner.get(id(d))
+        if lone is not None and lone[0] is d:
+            return _in_index_corner(lone[1], point, lone[2])
         entry = self._by_index.get(id(d))
         if entry is None or entry[0] is not d:
             return _holds(d.quad, point, 0.0)
@@ -601,11 +612,30 @@ class CardDetector:
             res = self.reader.read(rectify(frame_bgr, q, CARD_SIZE), self._colour)
             if res.card is not None:
                 self._dark_deck |= res.negative
-                return Detection(q, res.card, res.confidence)
+                det = Detection(q, res.card, res.confidence)
+                good = [
+                    k
+                    for k, c in enumerate(res.corners)
+                    if c is not None and "junk" not in (c.rank, c.suit)
+                ]
+                if len(good) == 1:
+                    self._one_corner[id(det)] = (det, card_map(q, CARD_SIZE), good[0])
+                return det
             if first is None:
                 first = Detection(q, None, res.confidence)
         assert first is not None
         return first
+
+
+def _in_index_corner(m: np.ndarray, point: tuple[float, float], corner: int) -> bool:
+    """Whether ``point`` (frame pixels) lies in the index corner ``corner`` (0 top left,
+    1 bottom right, :data:`INDEX_REACH` of it) of the card the map ``m`` rectifies."""
+    x, y, w = m @ np.array([point[0], point[1], 1.0])
+    x, y = x / w, y / w
+    rx, ry = INDEX_REACH
+    if corner == 1:
+        x, y = CARD_SIZE[0] - x, CARD_SIZE[1] - y
+    return 0 <= x <= rx and 0 <= y <= ry
 
 
 def _shifts() -> tuple[np.ndarray, ...]:

@@ -330,3 +330,32 @@ def test_a_card_read_from_its_index_alone_hides_only_its_index_corner() -> None:
     outlined = Detection(king[0].quad.copy(), "KH", 0.95)
     for x in d._from_index_pairs(frame, [outlined], CORNER_MIN):
         assert np.hypot(*np.subtract(d._index_point(x), seven_index)) > RANK_TO_SUIT
+
+
+def test_a_pile_outlined_as_one_card_and_read_at_one_corner_hides_only_that_corner() -> None:
+    """A king dropped on an eight, outlined together as one card: the outline reads as
+    the eight from the one corner that is the eight's, and nothing at the other (the
+    king lies there). Such an outline may be a pile's (or, on a knit cloth, several
+    cards' run together), so a card read from one corner calls for the index search,
+    only its read corner hides ink, and the king on top is found. (Before, nothing else
+    in the frame called for the search, and the outline hid the king whole.)"""
+    eight = CardSpec("8H", (695.6, 435.8), 317.3, 256.1)
+    king = CardSpec("KS", (644.3, 541.1), 317.3, 259.4)  # covers 46 % of the eight
+    frame, _ = scene([eight, king], seed=1034)
+    detector = CardDetector()
+    read = {d.card: d for d in detector.detect(frame) if d.card}
+    assert set(read) == {"8H", "KS"}
+    pile = read["8H"]
+    assert id(pile) in detector._one_corner, "the eight is read from one corner of the pile"
+    # the king's index lies inside the pile's outline, outside its read corner
+    king_index = detector._index_point(read["KS"])
+    assert cv2.pointPolygonTest(pile.quad.reshape(-1, 1, 2), king_index, False) > 0
+    assert not detector._covers(pile, king_index)
+    _, m, corner = detector._one_corner[id(pile)]
+    # the outline's own read corner still hides its ink
+    x0, y0, w0 = (
+        np.linalg.inv(m) @ np.array([30.0, 40.0, 1.0])
+        if corner == 0
+        else (np.linalg.inv(m) @ np.array([170.0, 260.0, 1.0]))
+    )
+    assert detector._covers(pile, (x0 / w0, y0 / w0))
