@@ -50,7 +50,7 @@ from vision.reader import (
     agreeing_corners,
     colourless,
 )
-from vision.warp import warp_windows
+from vision.warp import warp_perspective, warp_windows
 
 #: Rectified card size (width, height): index glyphs come out roughly 25-35 px tall.
 CARD_SIZE = (200, 300)
@@ -391,7 +391,7 @@ class CardDetector:
                 best = replace(best, confidence=CORNER_MIN)
             card, confidence = self._by_first_pips(frame_bgr, best.card, best.confidence, best.m)
             reads.append(replace(best, card=card, confidence=confidence))
-        reads = _both_corners(reads, scale)
+        reads = _both_corners(reads, scale) + self._whole_cards(frame_bgr, reads, scale)
         out: list[Detection] = []
         used: set[int] = set()
         for r in sorted(reads, key=lambda r: -r.confidence):
@@ -405,6 +405,50 @@ class CardDetector:
             det = Detection(outline(r.m, CARD_SIZE), r.card, min(r.confidence, INDEX_MOST))
             self._by_index[id(det)] = (det, r.m, len(r.blobs) > 2)
             out.append(det)
+        return out
+
+    def _whole_cards(
+        self, frame_bgr: np.ndarray, reads: list[_PairRead], scale: float
+    ) -> list[_PairRead]:
+        """Cards whose two opposite indices were both read (as anything: a webcam's soft
+        index reads weakly, or as another rank), read whole: the two indices fix the
+        card's length and width, so its face is rectified as an outlined card's is and
+        read with both corners and its pips (a soft spade read as a club from its small
+        index shows big spade pips). Never surer than a card read from its index
+        (:data:`INDEX_MOST`, as the caller caps it).
+
+        The whole read is kept only as the surer corner's card, or as another suit of a
+        rank both corners read: a third card named is no card's (a six whose other
+        corner read as a queen was read whole as the queen). It keeps the surer corner's
+        outline, as two agreeing corners do: the stretched one, a truer outline, changed
+        what the later searches of the frame found and lost as many cards as it gave
+        (fourteenth round)."""
+        out = []
+        for i, a in enumerate(reads):
+            for b in reads[i + 1 :]:
+                if {id(x) for x in a.blobs} & {id(x) for x in b.blobs}:
+                    continue
+                if not (_opposite(a, b, scale) and _opposite(b, a, scale)):
+                    continue
+                first = a if a.corner >= b.corner else b
+                other = b if first is a else a
+                m = _stretched_to(first.m, other.rank, scale)
+                res = self.reader.read(
+                    warp_perspective(frame_bgr, m, CARD_SIZE, cv2.BORDER_REPLICATE), self._colour
+                )
+                if res.card is not None and (
+                    res.card == first.card or res.card[:-1] == a.card[:-1] == b.card[:-1]
+                ):
+                    out.append(
+                        _PairRead(
+                            res.confidence,
+                            res.card,
+                            first.m,
+                            first.rank,
+                            res.confidence,
+                            a.blobs + b.blobs,
+                        )
+                    )
         return out
 
     def _read_pair(self, frame_bgr: np.ndarray, m: np.ndarray) -> tuple[CardRead, np.ndarray]:
@@ -695,6 +739,20 @@ def _opposite(a: _PairRead, b: _PairRead, scale: float) -> bool:
         return False
     cos = float(seen @ far / max(np.linalg.norm(seen) * np.linalg.norm(far), 1e-9))
     return cos >= np.cos(np.radians(OPPOSITE_ANGLE))
+
+
+def _stretched_to(m: np.ndarray, far_rank: InkBlob, scale: float) -> np.ndarray:
+    """The card map ``m`` (an index pair's) stretched along and across the card so that
+    ``far_rank``, the rank at the opposite corner, lands where that rank is printed."""
+    at = m @ np.array([far_rank.cx / scale, far_rank.cy / scale, 1.0])
+    x, y = at[0] / at[2], at[1] / at[2]
+    far = np.array(CARD_SIZE, np.float64) - np.array(RANK_AT)
+    fx = (far[0] - RANK_AT[0]) / max(x - RANK_AT[0], 1e-6)
+    fy = (far[1] - RANK_AT[1]) / max(y - RANK_AT[1], 1e-6)
+    stretch = np.array(
+        [[fx, 0.0, RANK_AT[0] * (1 - fx)], [0.0, fy, RANK_AT[1] * (1 - fy)], [0.0, 0.0, 1.0]]
+    )
+    return stretch @ m
 
 
 def _both_corners(reads: list[_PairRead], scale: float) -> list[_PairRead]:

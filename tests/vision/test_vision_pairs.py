@@ -5,6 +5,8 @@ opposite corners read alike count as one card read at both."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -30,11 +32,14 @@ from vision.index_pairs import (
     _alike,
     card_from_pair,
     index_pairs,
+    ink_blobs,
     outline,
 )
+from vision.locate import card_map
 from vision.model import GlyphModel
 from vision.reader import LONE_CORNER, CardRead, agreeing_corners
 from vision.render import suit_mask_shape
+from vision.synth import CardSpec, scene
 
 
 def one_by_one(blobs: list[InkBlob]) -> list[tuple[InkBlob, InkBlob]]:
@@ -348,3 +353,53 @@ def test_a_weak_pair_read_is_read_again_squeezed_and_stretched_across(
     got = detector._from_index_pairs(index_frame(), [], CORNER_MIN)
     assert [(d.card, pytest.approx(d.confidence)) for d in got] == reported
     assert sorted(reader.widths) == sorted([1.0, *STRETCHES][:tried])
+
+
+def whole_card_pairs(card: str) -> tuple[np.ndarray, float, _PairRead, _PairRead]:
+    """A rendered card lying whole, and its two corner indices as index-pair reads (the
+    blobs nearest where its outline puts each rank and suit), to be given any reading.
+    The frame is squeezed across to 0.7 of its width, as the set's webcam photos were
+    (and a camera at a slant squeezes a card): its card is narrower than its indices'
+    spacing says, so only the two indices together give its width."""
+    frame, _ = scene([CardSpec(card, (640, 480), 300, 20.0)], seed=5, glare=False)
+    frame = cv2.resize(frame, (896, 960), interpolation=cv2.INTER_AREA)
+    quad = next(d.quad for d in CardDetector().detect(frame) if d.card == card)
+    back = np.linalg.inv(card_map(quad, CARD_SIZE))
+    blobs, scale = ink_blobs(frame)
+
+    def blob_at(x: float, y: float) -> InkBlob:
+        fx, fy, w = back @ np.array([x, y, 1.0])
+        return min(blobs, key=lambda b: np.hypot(b.cx / scale - fx / w, b.cy / scale - fy / w))
+
+    (rx, ry), (w, h) = RANK_AT, CARD_SIZE
+    top = (blob_at(rx, ry), blob_at(rx, ry + RANK_TO_SUIT))
+    bottom = (blob_at(w - rx, h - ry), blob_at(w - rx, h - ry - RANK_TO_SUIT))
+
+    def read(text: str, corner: float, rank: InkBlob, suit: InkBlob) -> _PairRead:
+        m = card_from_pair(rank, suit, scale)
+        return _PairRead(LONE_CORNER * corner, text, m, rank, corner, (rank, suit))
+
+    return frame, scale, read(card, 0.4, *top), read(card, 0.35, *bottom)
+
+
+def test_a_card_whose_two_indices_read_weakly_or_unlike_is_read_whole() -> None:
+    """A webcam's soft indices of a card lying whole read weakly (a spade's as a club),
+    or as two ranks. The two indices fix the card's length and width, so its face is read
+    as an outlined card's is, both corners and its pips: a weak or split read is settled,
+    but only to the surer corner's card, or to another suit of the rank both read (a
+    whole read naming a third card is no card's)."""
+    frame, scale, top, bottom = whole_card_pairs("8S")
+    detector = CardDetector()
+    as_club = [replace(top, card="8C"), replace(bottom, card="8C")]
+    got = detector._whole_cards(frame, as_club, scale)
+    assert [r.card for r in got] == ["8S"]
+    assert got[0].confidence >= CORNER_MIN > max(r.confidence for r in as_club)
+    assert {id(b) for b in got[0].blobs} == {id(b) for b in (*top.blobs, *bottom.blobs)}
+    assert got[0].m is top.m  # the surer corner's outline, as two agreeing corners keep
+    split = [replace(top, card="8S", corner=0.6), replace(bottom, card="3S")]
+    assert [r.card for r in detector._whole_cards(frame, split, scale)] == ["8S"]
+    surer_wrong = [replace(top, card="QS", corner=0.6), replace(bottom, card="8S")]
+    assert detector._whole_cards(frame, surer_wrong, scale) == []
+    # not opposite corners of one card: not read whole
+    same_corner = [top, replace(top, blobs=(bottom.blobs[0], top.blobs[1]))]
+    assert detector._whole_cards(frame, same_corner, scale) == []
