@@ -16,13 +16,17 @@ for a pile's top card does, not what a real camera adds.
 
 Ends with one summary line:
 ``vision_overlap pairs=… top_right_pct=… bottom_right_pct=… wrong=… wrong_sure=…
-alone_right_pct=… ratio_top_to_alone=…``.
+alone_right_pct=… ratio_top_to_alone=… median_ms=… alone_median_ms=… ratio_ms_to_alone=…``
+(the milliseconds a pair's frame takes to read, one thread, against the top card's alone:
+a pile calls for searches a lone card does not).
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
+import time
 from pathlib import Path
 
 import cv2
@@ -84,13 +88,17 @@ def main(argv: list[str] | None = None) -> int:
     detector = CardDetector()
     rng = np.random.default_rng(args.seed)
     top_right = bottom_right = wrong = wrong_sure = alone_right = 0
+    pair_ms: list[float] = []
+    alone_ms: list[float] = []
     for i in range(args.pairs):
         bottom, top = a_pair(rng)
         # a third of the tables light (cream, white, pale grey), the rest random
         colour = LIGHT_TABLES[i % 9 // 3] if i % 3 == 0 else None
         seed = 1000 * args.seed + i
         frame, _ = scene([bottom, top], seed=seed, table_colour=colour)
+        t0 = time.perf_counter()
         dets = [d for d in detector.detect(frame) if d.card]
+        pair_ms.append((time.perf_counter() - t0) * 1000)
         cards = {d.card for d in dets}
         top_right += top.card in cards
         if args.show_misses and top.card not in cards:
@@ -104,7 +112,9 @@ def main(argv: list[str] | None = None) -> int:
         wrong += len(others)
         wrong_sure += sum(d.confidence >= 0.9 for d in others)
         alone, _ = scene([top], seed=seed, table_colour=colour)
+        t0 = time.perf_counter()
         alone_right += top.card in {d.card for d in detector.detect(alone) if d.card}
+        alone_ms.append((time.perf_counter() - t0) * 1000)
     n = args.pairs
     top_pct, alone_pct = 100 * top_right / n, 100 * alone_right / n
     print(
@@ -115,7 +125,9 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"vision_overlap pairs={n} top_right_pct={top_pct:.1f} "
         f"bottom_right_pct={100 * bottom_right / n:.1f} wrong={wrong} wrong_sure={wrong_sure} "
-        f"alone_right_pct={alone_pct:.1f} ratio_top_to_alone={top_pct / max(alone_pct, 1e-9):.3f}"
+        f"alone_right_pct={alone_pct:.1f} ratio_top_to_alone={top_pct / max(alone_pct, 1e-9):.3f} "
+        f"median_ms={statistics.median(pair_ms):.1f} alone_median_ms={statistics.median(alone_ms):.1f} "
+        f"ratio_ms_to_alone={statistics.median(pair_ms) / max(statistics.median(alone_ms), 1e-9):.2f}"
     )
     return 0
 
