@@ -1,7 +1,8 @@
 """Accuracy and speed of the camera recognition path on a folder of labelled images.
 
     .venv/bin/python bench/vision_accuracy.py DIR [--part PART] [--deck-glyphs FILE] [--limit N]
-                                         [--every N] [--show-misses] [--unstretch]
+                                         [--every N] [--only TEXT] [--show-misses] [--unstretch]
+                                         [--index-boxes FILE]
 
 DIR holds single-card photos, each file name starting with its card (``AS.jpg``,
 ``TD_01.jpg``, ``10C_00.jpg``), or scenes: photos of several cards with a
@@ -14,8 +15,8 @@ resident memory with vision loaded. A baseline runs in the same process on the s
 frames for comparison: the same outlines read by plain template matching against the
 rendered index glyphs (the classic contour-and-template approach).
 Ends with one summary line: ``vision found=… both_right_pct=… wrong_sure=… wrong_counted=…
-median_ms=…`` for singles, ``vision_scenes cards=… right_pct=… wrong=… wrong_sure=… counted_pct=…
-wrong_counted=…`` for scenes (``wrong_sure``: wrong reads at confidence ≥ 0.9, which
+median_ms=…`` for singles, ``vision_scenes scenes=… cards=… right_pct=… wrong=… wrong_sure=… counted_pct=…
+wrong_counted=… [open_… covered_…] median_ms=…`` for scenes (``wrong_sure``: wrong reads at confidence ≥ 0.9, which
 should never happen; ``right_doubted``: right reads below 0.5, which the tracker would not
 yet count; ``counted_pct`` and ``wrong_counted``: the right and the wrong reads at 0.5 or
 more, those the tracker counts: a wrong one there is a card the referee would see played).
@@ -23,7 +24,9 @@ Where the scenes come with boxes round each card's printed corner indices (the r
 set's ``index_boxes.json``, in DIR or the folder above; ``--index-boxes FILE``), the scene
 line also splits the labelled cards by those in view: ``open_*`` for cards with both
 corner indices boxed (a card lying apart, or the top card of a pile or a fan: the card the
-referee needs) and ``covered_*`` for the rest (one corner in view: partly under another).
+referee needs) and ``covered_*`` for the rest (one corner in view: partly under another;
+a card with no box counts here too, and the scenes the boxes file leaves out are named).
+A boxes file in DIR is taken before one in the folder above.
 """
 
 from __future__ import annotations
@@ -282,6 +285,8 @@ def bench_scenes(
         times.append(ms)
         read = {d.card: d.confidence for d in dets if d.card}
         if boxes is not None:
+            if f"scenes/{name}" not in boxes and name not in boxes:
+                print(f"no index boxes for {name}: its cards count as covered")
             seen = corners_in_view(boxes, name)
             for c in truth:
                 kind = "open" if seen[c] >= 2 else "covered"
@@ -365,6 +370,8 @@ def main(argv: list[str] | None = None) -> int:
     rss_before = rss_mb()
     detector = CardDetector(deck_glyphs=args.deck_glyphs)
     baseline = TemplateBaseline()
+    if args.index_boxes is not None and not args.index_boxes.is_file():
+        ap.error(f"--index-boxes: no such file: {args.index_boxes}")
     labels_file = args.dir / "labels.json"
     if labels_file.exists():
         labels = json.loads(labels_file.read_text())

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.detector import Detection
 from vision.synth import CardSpec, scene
@@ -97,14 +98,27 @@ def test_scene_cards_are_split_by_the_corners_in_view(tmp_path: Path, capsys) ->
     }
     (tmp_path / "index_boxes.json").write_text(json.dumps(boxes))
     assert bench["main"]([str(scenes)]) == 0
-    line = capsys.readouterr().out.strip().splitlines()[-1]
+    out = capsys.readouterr().out
+    assert "no index boxes" not in out
+    line = out.strip().splitlines()[-1]
     # open: the first scene's ace (two boxes); covered: the kings (one box each), the
     # first scene's two of clubs (none; not in view, so not read) and the second's ace
     # (its box is not in that scene's list)
     assert "cards=5 right_pct=80.0" in line
     assert "open_cards=1 open_right_pct=100.0 open_counted_pct=100.0" in line
     assert "covered_cards=4 covered_right_pct=75.0 covered_counted_pct=75.0" in line
+    # a scene the boxes leave out is named (its cards count as covered)
+    del boxes["scenes/multi_b.jpg"]
+    (tmp_path / "index_boxes.json").write_text(json.dumps(boxes))
+    assert bench["main"]([str(scenes)]) == 0
+    out = capsys.readouterr().out
+    assert "no index boxes for multi_b.jpg" in out and "covered_cards=4" in out
     # without boxes, no split
     (tmp_path / "index_boxes.json").unlink()
     assert bench["main"]([str(scenes)]) == 0
     assert "open_cards" not in capsys.readouterr().out
+    # a boxes file named but not there: a clear error, not a traceback
+    with pytest.raises(SystemExit) as stop:
+        bench["main"]([str(scenes), "--index-boxes", str(tmp_path / "none.json")])
+    assert stop.value.code == 2
+    assert "--index-boxes: no such file" in capsys.readouterr().err
