@@ -50,6 +50,7 @@ sys.path.append(str(Path(__file__).resolve().parent))  # photo_split, after the 
 from photo_split import PARTS, in_part  # noqa: E402
 
 from vision import CardDetector, glyphs, render  # noqa: E402
+from vision.capture import card_code  # noqa: E402
 from vision.imageio import read_image  # noqa: E402
 from vision.index import corners, find_index  # noqa: E402
 from vision.locate import find_quads, rectify  # noqa: E402
@@ -247,11 +248,6 @@ def corners_in_view(boxes: dict[str, list[dict]], name: str) -> collections.Coun
     """How many of each card's corner indices the set boxed in scene ``name``."""
     entries = boxes.get(f"scenes/{name}") or boxes.get(name, [])
     return collections.Counter(card_code(b["card"]) for b in entries)
-
-
-def card_code(text: str) -> str:
-    """``10C`` and ``TC`` alike as ``TC``."""
-    return ("T" if text[:-1] == "10" else text[:-1]) + text[-1]
 
 
 def bench_scenes(

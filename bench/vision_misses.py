@@ -33,9 +33,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.append(str(Path(__file__).resolve().parent))
 
 from photo_split import PARTS, in_part  # noqa: E402
-from vision_accuracy import card_code, label_of, load_frame  # noqa: E402
+from vision_accuracy import label_of, load_frame  # noqa: E402
 
 from vision import CardDetector  # noqa: E402
+from vision.capture import card_code  # noqa: E402
 from vision.detector import Detection  # noqa: E402
 
 #: The set's images (and its boxes) are 640×640.

@@ -49,6 +49,7 @@ from vision.reader import (
     CardReader,
     agreeing_corners,
     colourless,
+    read_as_glyphs,
 )
 from vision.warp import warp_perspective, warp_windows
 
@@ -657,11 +658,7 @@ class CardDetector:
             if res.card is not None:
                 self._dark_deck |= res.negative
                 det = Detection(q, res.card, res.confidence)
-                good = [
-                    k
-                    for k, c in enumerate(res.corners)
-                    if c is not None and "junk" not in (c.rank, c.suit)
-                ]
+                good = [k for k, c in enumerate(res.corners) if read_as_glyphs(c)]
                 if len(good) == 1:
                     self._one_corner[id(det)] = (det, card_map(q, CARD_SIZE), good[0])
                 return det

@@ -142,6 +142,11 @@ class CardRead:
     negative: bool = False
 
 
+def read_as_glyphs(corner: CornerRead | None) -> bool:
+    """Whether a corner was read as a rank and a suit (not missing, nor junk)."""
+    return corner is not None and corner.rank != "junk" and corner.suit != "junk"
+
+
 def card_text(rank: str, suit: str) -> str:
     return ("T" if rank == "10" else rank) + suit
 
@@ -482,7 +487,7 @@ class CardReader:
     def _decide(self, found: list[IndexGlyphs | None], reads_: list[CornerRead]) -> CardRead:
         reads = iter(reads_)
         per_corner = tuple(next(reads) if f is not None else None for f in found)
-        good = [r for r in per_corner if r is not None and r.rank != "junk" and r.suit != "junk"]
+        good = [r for r in per_corner if read_as_glyphs(r)]
         if not good:
             return CardRead(None, 0.0, per_corner)
         texts = {card_text(r.rank, r.suit) for r in good}
