@@ -134,3 +134,26 @@ def test_the_directors_page_answers_in_words(tmp_path):
         expect(msg).to_have_class("err")
         browser.close()
     store.close()
+
+
+def test_a_director_who_logs_in_before_the_session_answers_is_signed_in(tmp_path):
+    """On a busy Pi the page's session request can come back after the director's first
+    click; the click must wait for it, not send the PIN as a plain form (a reload, and
+    the PIN in the address)."""
+    store = ClubStore(tmp_path / "club.sqlite3")
+    board = Scoreboard(store)
+    held = []
+    with sync_api.sync_playwright() as p, LiveServer(create_club_app(board, admin_pin="24680", state_dir=tmp_path)) as srv:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        page = browser.new_page()
+        page.route("**/admin/api/session", lambda route: held.append(route))  # held until the click is in
+        page.goto(f"{srv.url}/admin")
+        page.fill('[data-role="login"] input[name="pin"]', "24680")
+        page.click('[data-role="login"] button')
+        assert len(held) == 1
+        held.pop().continue_()
+        expect(page.locator('[data-role="msg"]')).to_have_text("Signed in.", timeout=FIRST)
+        expect(page.locator('[data-role="tools"]')).to_be_visible()
+        assert "pin=" not in page.url
+        browser.close()
+    store.close()

@@ -112,16 +112,19 @@ async function player() {
 }
 
 async function admin() {
-  let csrf = (await get("/admin/api/session")).csrf;
+  // The forms answer from the moment the page is up: a director who clicks before the
+  // session has come back waits for it instead of sending the form as a plain GET.
+  let csrf = null;
+  const session = get("/admin/api/session").then((s) => { csrf = s.csrf; show(s.admin); });
   const msg = $('[data-role="msg"]');
   const post = async (url, body) => {
+    await session;
     const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(body) });
     const data = await r.json().catch(() => ({}));
     if (!r.ok) throw new Error(data.detail || r.statusText);
     return data;
   };
   const show = (admin) => { $('[data-role="login"]').hidden = admin; $('[data-role="tools"]').hidden = !admin; };
-  show((await get("/admin/api/session")).admin);
   const on = (role, fn) => $(`[data-role="${role}"]`).addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const data = Object.fromEntries(new FormData(ev.target));
