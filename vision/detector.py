@@ -35,7 +35,6 @@ from vision.locate import (
     dark_quads_and_mask,
     find_candidates,
     outlines,
-    rectify,
     turned,
 )
 from vision.model import BLACK_SUITS, SUITS, DeckGlyphs, GlyphModel
@@ -650,11 +649,23 @@ class CardDetector:
         )
         return self._corner_reads(frame_bgr, hypotheses, found, light)
 
+    def _read_outline(self, frame_bgr: np.ndarray, q: np.ndarray) -> CardRead:
+        """The card the outline ``q`` holds, read as :func:`vision.locate.rectify` would
+        give it, pixel for pixel; its corners are warped first and the rest only if they
+        hold an index (most outlines a frame gives are table, a chip or a shadow)."""
+        m = card_map(q, CARD_SIZE)
+        card = _corners_of(frame_bgr, m)
+        indices = self.reader.find_indices(card)
+        if indices is None:
+            return CardRead(None, 0.0, (None, None))
+        warp_windows(frame_bgr, m, CARD_SIZE, BODY_WINDOWS, cv2.BORDER_REPLICATE, out=card)
+        return self.reader.read_found(indices, card, self._colour)
+
     def _read_group(self, frame_bgr: np.ndarray, group: list[Outline]) -> Detection:
         """Alternative outlines of one card, read in turn until one reads."""
         first = None
         for q in outlines(group):
-            res = self.reader.read(rectify(frame_bgr, q, CARD_SIZE), self._colour)
+            res = self._read_outline(frame_bgr, q)
             if res.card is not None:
                 self._dark_deck |= res.negative
                 det = Detection(q, res.card, res.confidence)
@@ -666,6 +677,18 @@ class CardDetector:
                 first = Detection(q, None, res.confidence)
         assert first is not None
         return first
+
+
+def _body_windows(size: tuple[int, int]) -> list[tuple[int, int, int, int]]:
+    """Two windows that with the index corners (:func:`corner_windows`) cover the card:
+    right of the top-left corner down to the bottom-right one, and left of that one
+    from the top-left corner's foot (they overlap a little)."""
+    w, h = size
+    (_, _, ax1, ay1), (bx0, by0, _, _) = corner_windows(size)
+    return [(ax1, 0, w, by0), (0, ay1, bx0, h)]
+
+
+BODY_WINDOWS = _body_windows(CARD_SIZE)
 
 
 def _in_index_corner(m: np.ndarray, point: tuple[float, float], corner: int) -> bool:

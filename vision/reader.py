@@ -132,6 +132,16 @@ class CornerRead:
 
 
 @dataclass(frozen=True)
+class FoundIndices:
+    """The index glyphs found in a card's two corners (None where a corner holds none),
+    and how: ``dark`` read in the negative, ``lit`` only once a shadow was evened out."""
+
+    found: list[IndexGlyphs | None]
+    dark: bool
+    lit: bool
+
+
+@dataclass(frozen=True)
 class CardRead:
     """What a card says: ``card`` like ``TS``, or None if unreadable or the corners disagree."""
 
@@ -309,10 +319,22 @@ class CardReader:
     ) -> tuple[np.ndarray, np.ndarray]:
         """(rank, suit) probabilities of each corner's glyphs; suit already weighs colour
         (unless ``colour`` is False: a frame with no colour says nothing about the ink)."""
-        rx = glyphs.features(np.stack([glyphs.normalise(f.rank) for f in found]))
-        sx = glyphs.features(np.stack([glyphs.normalise(f.suit) for f in found]))
-        pr = self.model.rank_proba(rx)
-        ps = self._with_black_head(self.model.suit_proba(sx), found)
+        # every glyph's features in one batch (each row is worked out on its own, so
+        # the same values as one call per kind; a call costs more than a row)
+        n = len(found)
+        soft = [
+            None if f.suit_score is None else glyphs.normalise_soft(f.suit_score) for f in found
+        ]
+        greys = [g for g in soft if g is not None] if self.model.black is not None else []
+        x = glyphs.features(
+            np.stack(
+                [glyphs.normalise(f.rank) for f in found]
+                + [glyphs.normalise(f.suit) for f in found]
+                + greys
+            )
+        )
+        pr = self.model.rank_proba(x[:n])
+        ps = self._with_black_head(self.model.suit_proba(x[n : 2 * n]), found, (soft, x[2 * n :]))
         deck = self.model.deck_glyphs
         learned = deck is not None and len(deck.suit_y) > 0
         # Only a ten is printed as two glyphs side by side; one blob is rarely a ten
@@ -337,7 +359,12 @@ class CardReader:
                 ps[i] = _doubted_if_overruled(shape, ps[i])
         return pr, ps
 
-    def _with_black_head(self, ps: np.ndarray, found: list[IndexGlyphs]) -> np.ndarray:
+    def _with_black_head(
+        self,
+        ps: np.ndarray,
+        found: list[IndexGlyphs],
+        batch: tuple[list[np.ndarray | None], np.ndarray] | None = None,
+    ) -> np.ndarray:
         """Suit probabilities with spade against club weighed again from the suit's grey
         levels (the black-suit head).
 
@@ -351,13 +378,17 @@ class CardReader:
         head = self.model.black
         if head is None:  # weights from before the head
             return ps
-        soft = [
-            None if f.suit_score is None else glyphs.normalise_soft(f.suit_score) for f in found
-        ]
+        if batch is None:
+            soft = [
+                None if f.suit_score is None else glyphs.normalise_soft(f.suit_score) for f in found
+            ]
+        else:
+            soft = batch[0]  # with their features already worked out (:meth:`index_proba`)
         rows = [i for i, g in enumerate(soft) if g is not None]
         if not rows:
             return ps
-        q = head.proba(glyphs.features(np.stack([soft[i] for i in rows])))
+        soft_x = glyphs.features(np.stack([soft[i] for i in rows])) if batch is None else batch[1]
+        q = head.proba(soft_x)
         ps = ps.copy()
         cols = [SUITS.index(name) for name in BLACK_SUITS]
         for i, qi in zip(rows, q, strict=True):
@@ -449,6 +480,16 @@ class CardReader:
         """Both corners read and checked against each other and the body's pips;
         ``colour`` False for a frame without colour (a monochrome camera): the ink's
         colour then counts for neither red nor black."""
+        indices = self.find_indices(card_bgr)
+        if indices is None:
+            return CardRead(None, 0.0, (None, None))
+        return self.read_found(indices, card_bgr, colour)
+
+    def find_indices(self, card_bgr: np.ndarray) -> FoundIndices | None:
+        """The first step of :meth:`read`: the index glyphs in the card's two corners, or
+        None where neither holds one (no card, and the read's answer is known). It looks
+        at the corner windows (:func:`vision.index.corner_windows`) alone, so a caller
+        that reads many outlines that are no card can warp just those first."""
         original = card_bgr
         card_bgr, dark = light_stock(card_bgr)
         found = [find_index(c) for c in corners(card_bgr)]
@@ -459,10 +500,20 @@ class CardReader:
             flats = [_in_shadow(c) for c in corners(original)]
             if any(f is not None for f in flats):
                 found = [find_index(f) if f is not None else None for f in flats]
-                card_bgr, dark, lit = original, False, True
+                dark, lit = False, True
+        if not any(f is not None for f in found):
+            return None
+        return FoundIndices(found, dark, lit)
+
+    def read_found(
+        self, indices: FoundIndices, card_bgr: np.ndarray, colour: bool = True
+    ) -> CardRead:
+        """The rest of :meth:`read`, from the corners' glyphs :meth:`find_indices` found in
+        the same card (``card_bgr`` whole now: its pips are read too)."""
+        found, dark, lit = indices.found, indices.dark, indices.lit
+        if dark:
+            card_bgr = cv2.bitwise_not(card_bgr)
         present = [f for f in found if f is not None]
-        if not present:
-            return CardRead(None, 0.0, (None,) * len(found))
         pr, ps = self.index_proba(present, colour)
         first = self.corner_reads(pr, ps)
         # The body's pips: a vote when the index alone is not sure, and always a check

@@ -95,13 +95,16 @@ def warp_windows(
     size: tuple[int, int],
     windows: list[tuple[int, int, int, int]],
     border: int = cv2.BORDER_CONSTANT,
+    out: np.ndarray | None = None,
 ) -> np.ndarray:
     """An image of ``size`` in which only the ``windows`` (x0, y0, x1, y1) are warped, each
     pixel exactly as :func:`warp_perspective` gives it; the rest is black. For a reader
     that looks at a card's index corners only (a quarter of the card): the rest of the
-    warp would be thrown away."""
+    warp would be thrown away. ``out``, an image this call gave before, is filled in
+    place instead (the rest of a card once its corners turned out worth it)."""
     w, h = size
-    out = np.zeros((h, w, *src.shape[2:]), src.dtype)
+    if out is None:
+        out = np.zeros((h, w, *src.shape[2:]), src.dtype)
     for x0, y0, x1, y1 in windows:
         whole, frac = fixed_point_maps(m, (x1 - x0, y1 - y0), src.shape, (x0, y0))
         out[y0:y1, x0:x1] = cv2.remap(src, whole, frac, cv2.INTER_LINEAR, borderMode=border)

@@ -65,3 +65,22 @@ def test_windows_of_the_warp_are_the_whole_warps_pixels() -> None:
             inside[y0:y1, x0:x1] = True
         assert np.array_equal(part[inside], whole[inside])
         assert not part[~inside].any()
+
+
+def test_the_corners_then_the_body_are_the_whole_warp() -> None:
+    """An outline is read corners first and the rest of the card only if they hold an
+    index: the two steps together must give every pixel of the card's one warp."""
+    from vision.detector import BODY_WINDOWS, CARD_SIZE
+
+    rng = np.random.default_rng(5)
+    src = cv2.GaussianBlur(rng.integers(0, 256, (480, 640, 3)).astype(np.uint8), (5, 5), 1.5)
+    w, h = CARD_SIZE
+    card = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    for _ in range(5):
+        seen = (card + rng.uniform(-30, 30, (4, 2)) + [200, 90]).astype(np.float32)
+        m = cv2.getPerspectiveTransform(seen, card)
+        whole = warp_perspective(src, m, CARD_SIZE, cv2.BORDER_REPLICATE)
+        part = warp_windows(src, m, CARD_SIZE, corner_windows(CARD_SIZE), cv2.BORDER_REPLICATE)
+        filled = warp_windows(src, m, CARD_SIZE, BODY_WINDOWS, cv2.BORDER_REPLICATE, out=part)
+        assert filled is part
+        assert np.array_equal(part, whole)
