@@ -23,6 +23,7 @@ from vision.index_pairs import (
     ink_blobs,
     outline,
 )
+from vision.known import KnownReads
 from vision.levels import percentile
 from vision.locate import (
     WORK_SIZE,
@@ -158,6 +159,8 @@ class CardDetector:
         #: The frame's outlined cards read from one corner alone, by id: the card, the
         #: map of its outline, and which corner read (0 top left, 1 bottom right).
         self._one_corner: dict[int, tuple[Detection, np.ndarray, int]] = {}
+        #: The camera's reads kept from its last frame, while a frame is read.
+        self._known: KnownReads[_Kept] | None = None
 
     def _candidates(
         self, frame_bgr: np.ndarray, masks: list[tuple[np.ndarray, float]], weak: list[bool]
@@ -178,7 +181,23 @@ class CardDetector:
             for g in groups
         ], small
 
-    def detect(self, frame_bgr: np.ndarray) -> list[Detection]:
+    def detect(
+        self, frame_bgr: np.ndarray, known: KnownReads[_Kept] | None = None
+    ) -> list[Detection]:
+        """Every card in the frame. ``known``, kept by a camera from frame to frame, lets
+        an outline found again over an unchanged patch of table keep its earlier read
+        (:mod:`vision.known`): during play most of a frame's cards are those of the last."""
+        self._known = known
+        if known is not None:
+            known.start(frame_bgr)
+        try:
+            return self._detect(frame_bgr)
+        finally:
+            if known is not None:
+                known.finish()
+            self._known = None
+
+    def _detect(self, frame_bgr: np.ndarray) -> list[Detection]:
         self._colour = not colourless(frame_bgr)
         self._dark_deck = False
         self._by_index = {}
@@ -662,21 +681,53 @@ class CardDetector:
         return self.reader.read_found(indices, card, self._colour)
 
     def _read_group(self, frame_bgr: np.ndarray, group: list[Outline]) -> Detection:
-        """Alternative outlines of one card, read in turn until one reads."""
+        """Alternative outlines of one card, read in turn until one reads (or the read
+        kept from the camera's last frame, where the same outline lies unchanged)."""
+        q0 = group[0] if isinstance(group[0], np.ndarray) else None
+        kept = self._known.recall(q0) if self._known is not None and q0 is not None else None
+        if kept is None:
+            kept = self._read_alternatives(frame_bgr, group)
+            if self._known is not None and q0 is not None and not _doubtful(kept):
+                self._known.keep(q0, kept)
+        if kept.card is None:
+            return Detection(group[0] if q0 is not None else kept.quad, None, kept.confidence)
+        self._dark_deck |= kept.negative
+        det = Detection(kept.quad, kept.card, kept.confidence)
+        if kept.corner is not None:
+            self._one_corner[id(det)] = (det, card_map(kept.quad, CARD_SIZE), kept.corner)
+        return det
+
+    def _read_alternatives(self, frame_bgr: np.ndarray, group: list[Outline]) -> _Kept:
         first = None
         for q in outlines(group):
             res = self._read_outline(frame_bgr, q)
             if res.card is not None:
-                self._dark_deck |= res.negative
-                det = Detection(q, res.card, res.confidence)
                 good = [k for k, c in enumerate(res.corners) if read_as_glyphs(c)]
-                if len(good) == 1:
-                    self._one_corner[id(det)] = (det, card_map(q, CARD_SIZE), good[0])
-                return det
+                corner = good[0] if len(good) == 1 else None
+                return _Kept(q, res.card, res.confidence, res.negative, corner)
             if first is None:
-                first = Detection(q, None, res.confidence)
+                first = _Kept(q, None, res.confidence, False, None)
         assert first is not None
         return first
+
+
+def _doubtful(kept: _Kept) -> bool:
+    """A card read below the tracker's count: read again in the next frame, which may
+    show it better (a read of nothing, or one the tracker counts, is kept)."""
+    return kept.card is not None and kept.confidence < CORNER_MIN
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """What an outline group read as: the outline that read (the first if none did),
+    the card and its confidence, whether in the negative (a dark deck), and the corner
+    it was read from alone (0 top left, 1 bottom right; None for both or neither)."""
+
+    quad: np.ndarray
+    card: str | None
+    confidence: float
+    negative: bool
+    corner: int | None
 
 
 def _body_windows(size: tuple[int, int]) -> list[tuple[int, int, int, int]]:

@@ -259,6 +259,37 @@ def scene_and_empty(
     return frame, camera(empty, rng, glare=glare), placed
 
 
+def a_card_later(
+    cards: list[CardSpec], seed: int = 0, size: tuple[int, int] = (1280, 960)
+) -> tuple[np.ndarray, np.ndarray, list[Placed]]:
+    """Two frames of one table under one camera: all but the last of ``cards`` lying on
+    it, then a moment later the last put down too (the same light and glare, fresh sensor
+    noise and JPEG loss), as a camera sees a play."""
+    rng = np.random.default_rng(seed)
+    img = table(rng, size)
+    placed = []
+    for spec in cards[:-1]:
+        face = card_face(spec.card, spec.style) if spec.card else card_back()
+        placed.append(
+            place(img, face, spec.center, spec.height_px, spec.angle_deg, rng, card=spec.card)
+        )
+    later = img.copy()
+    last = cards[-1]
+    face = card_face(last.card, last.style) if last.card else card_back()
+    drop = np.random.default_rng(seed + 1)  # the new card's own draws leave the camera's
+    placed.append(
+        place(later, face, last.center, last.height_px, last.angle_deg, drop, card=last.card)
+    )
+    state = rng.bit_generator.state
+    before = camera(img, rng)
+    rng.bit_generator.state = state
+    after = camera(later, rng)
+    # the sensor's noise a moment later: fresh, on top of the same light
+    noisy = after.astype(np.float32) + drop.normal(0, 3, after.shape).astype(np.float32)
+    jpeg = cv2.imencode(".jpg", np.clip(noisy, 0, 255).astype(np.uint8))[1]
+    return before, cv2.imdecode(jpeg, cv2.IMREAD_COLOR), placed
+
+
 def lamp(frame: np.ndarray, kelvin: int) -> np.ndarray:
     """The frame as lit by a lamp of colour temperature ``kelvin`` instead of daylight:
     2700 K is a tungsten bulb (warm, little blue), 8000 K a cool LED (blue cast)."""

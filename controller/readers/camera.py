@@ -24,6 +24,7 @@ import numpy as np
 from controller.readers.polling import PollingReader
 from controller.readers.sightings import ALL_ZONES, CardSeen, ReaderFault
 from vision.detector import CardDetector, Detection
+from vision.known import KnownReads
 from vision.still import StillFrames
 from vision.tracker import Reading, TrackerConfig, ZoneEvent, ZoneTracker
 from vision.zones import ZoneMap
@@ -159,6 +160,9 @@ class CameraReader(PollingReader):
         self.detector = detector or CardDetector()
         #: Frames that show what the last read one showed reuse its detections.
         self.still = still or StillFrames()
+        #: Reads kept from the last frame read: a card lying where it lay, unchanged, is
+        #: not read again (most of a frame's cards during play).
+        self.known: KnownReads = KnownReads()
         self.frames_read = 0
         self.zones = zones
         self.tracker = ZoneTracker(tracker)
@@ -187,6 +191,7 @@ class CameraReader(PollingReader):
         self.detector.empty = zones.empty_table()
         self.detector.plane = zones.plane
         self.still.forget()
+        self.known.forget()
 
     def new_hand(self) -> None:
         self.tracker.new_hand()
@@ -195,7 +200,7 @@ class CameraReader(PollingReader):
         """Recognise one frame and return the plays it completes."""
         self.last_frame = frame
         if not self.still.unchanged(frame):
-            self.last_detections = self.detector.detect(frame)
+            self.last_detections = self.detector.detect(frame, known=self.known)
             self.frames_read += 1
         readings = []
         for d in self.last_detections:

@@ -84,9 +84,9 @@ class CountingDetector(CardDetector):
         super().__init__()
         self.reads = 0
 
-    def detect(self, frame_bgr):  # type: ignore[no-untyped-def]
+    def detect(self, frame_bgr, known=None):  # type: ignore[no-untyped-def]
         self.reads += 1
-        return super().detect(frame_bgr)
+        return super().detect(frame_bgr, known)
 
 
 class Frames:
