@@ -114,7 +114,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ap.add_argument("--frames", type=int, default=40)
+    ap.add_argument(
+        "--frames",
+        type=int,
+        default=40,
+        help="rendered tables to time (default 40); the still frames and the frames of "
+        "play are as many",
+    )
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     detector = CardDetector()

@@ -44,12 +44,17 @@ class StillFrames:
     size: tuple[int, int] = THUMB
     _ref: np.ndarray | None = field(default=None, repr=False)
     _skipped: int = 0
+    #: Whether the last frame is read only because ``most`` frames were skipped before it
+    #: (it shows nothing new): a reader then reads every card afresh, kept reads too.
+    forced: bool = False
 
     def unchanged(self, frame_bgr: np.ndarray) -> bool:
         """True when ``frame_bgr`` shows what the last read frame showed. False means the
         caller reads this frame: it becomes the new reference."""
         thumb = thumbnail(frame_bgr, self.size)
-        if self._ref is not None and self._skipped < self.most and self.changed(thumb) < self.least:
+        still = self._ref is not None and self.changed(thumb) < self.least
+        self.forced = still and self._skipped >= self.most
+        if still and not self.forced:
             self._skipped += 1
             return True
         self._ref = thumb

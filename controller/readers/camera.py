@@ -200,6 +200,8 @@ class CameraReader(PollingReader):
         """Recognise one frame and return the plays it completes."""
         self.last_frame = frame
         if not self.still.unchanged(frame):
+            if self.still.forced:
+                self.known.forget()  # a read forced to keep nothing stale: every card afresh
             self.last_detections = self.detector.detect(frame, known=self.known)
             self.frames_read += 1
         readings = []

@@ -170,3 +170,31 @@ def test_the_camera_reader_keeps_reads_until_its_zones_change(new_zones):
     reader.poll()
     assert {d.card for d in reader.last_detections if d.card} >= {"QS", "7H", "TD", "3C"}
     assert detector.whole_reads == (4 if new_zones else 1)
+
+
+def test_a_read_forced_on_a_still_table_reads_every_card_afresh():
+    """vision.still reads a still table every ``most`` frames so nothing stays stale:
+    that read must not be answered from the kept reads."""
+    from vision.still import StillFrames
+
+    frame, _ = scene([CardSpec("8C", SPOTS["west"], 280.0, 40.0)], seed=8)
+    detector = CountingReads()
+
+    class Frames:
+        frames = [again(frame, k) for k in range(7)]
+
+        def read(self) -> np.ndarray | None:
+            return self.frames.pop(0) if self.frames else None
+
+        def close(self) -> None:
+            pass
+
+    zones = ZoneMap.rectangles({"seat1": (50, 280, 400, 400)})
+    reader = CameraReader(Frames(), zones, detector=detector, still=StillFrames(most=2))
+    fresh = []
+    while not reader.finished:
+        detector.whole_reads = 0
+        reader.poll()
+        fresh.append(detector.whole_reads)
+    # read, skipped twice, forced (afresh), skipped twice, forced (afresh), end of frames
+    assert fresh == [1, 0, 0, 1, 0, 0, 1, 0], fresh

@@ -88,6 +88,34 @@ def test_an_oblique_camera_reads_like_an_overhead_one(detector: CardDetector) ->
         assert 0 <= d.center[0] <= 1280 and 250 <= d.center[1] <= 960
 
 
+def test_with_a_plane_a_still_card_keeps_its_read() -> None:
+    """Kept reads (vision.known) are keyed in the frame's own pixels, so a table plane
+    changes nothing: the same oblique table a frame later (fresh sensor noise) keeps all
+    four reads."""
+    from vision.known import KnownReads
+
+    zones = zones_from_markers(oblique(top_down(False)))
+    reads: list[str | None] = []
+
+    class Noting(CardDetector):
+        def _read_alternatives(self, frame_bgr, group):  # type: ignore[no-untyped-def]
+            kept = super()._read_alternatives(frame_bgr, group)
+            reads.append(kept.card)
+            return kept
+
+    detector = Noting(plane=zones.plane)
+    first = oblique(top_down(True))
+    rng = np.random.default_rng(9)
+    later = np.clip(first.astype(np.float32) + rng.normal(0, 3, first.shape), 0, 255)
+    known: KnownReads = KnownReads()
+    assert {d.card for d in detector.detect(first, known=known) if d.card} == set(CARDS.values())
+    assert {r for r in reads if r} == set(CARDS.values())
+    reads.clear()
+    got = detector.detect(later.astype(np.uint8), known=known)
+    assert {d.card for d in got if d.card} == set(CARDS.values())
+    assert not [r for r in reads if r], reads
+
+
 def test_seat_boxes_marked_on_a_frame_give_a_plane(tmp_path: Path) -> None:
     centres = cv2.perspectiveTransform(
         np.array([SPOTS[i] for i in range(4)], np.float32).reshape(-1, 1, 2), OBLIQUE
