@@ -23,7 +23,7 @@ from vision.index_pairs import (
     ink_blobs,
     outline,
 )
-from vision.known import KnownReads
+from vision.known import KnownReads, kept_fits
 from vision.levels import percentile
 from vision.locate import (
     WORK_SIZE,
@@ -168,14 +168,16 @@ class CardDetector:
         """Outline groups in frame pixels, and the working-size plane they were found in;
         ``weak`` receives which groups only the shape sources found."""
         if self.plane is None:
-            return find_candidates(frame_bgr, self.locate, self.empty, masks, weak), None
+            fits = kept_fits(self._known, lambda q: q) if self._known is not None else None
+            return find_candidates(frame_bgr, self.locate, self.empty, masks, weak, fits), None
         small = self.plane.scaled(WORK_SIZE)
         key = (id(self.plane), id(self.empty))
         if self._empty_view is None or self._empty_view[:2] != key:
             ev = small.rectify(self.empty) if self.empty is not None else None
             self._empty_view = (*key, ev)
         view = small.rectify(frame_bgr)
-        groups = find_candidates(view, self.locate, self._empty_view[2], weak_out=weak)
+        fits = kept_fits(self._known, small.to_frame) if self._known is not None else None
+        groups = find_candidates(view, self.locate, self._empty_view[2], weak_out=weak, fits=fits)
         return [
             [q.map(small.to_frame) if isinstance(q, Later) else small.to_frame(q) for q in g]
             for g in groups

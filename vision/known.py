@@ -12,6 +12,7 @@ counts), and a read is kept for at most ``most`` frames, so nothing stays stale.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
@@ -32,6 +33,7 @@ class _Kept(Generic[Read]):
     box: tuple[int, int, int, int]
     patch: np.ndarray
     read: Read
+    kind: Hashable = "read"
     age: int = 0
 
 
@@ -75,27 +77,35 @@ class KnownReads(Generic[Read]):
         """Keep nothing (the camera moved, a new table plane, new zones)."""
         self._kept, self._next = [], []
 
-    def recall(self, quad: np.ndarray) -> Read | None:
+    def recall(
+        self,
+        quad: np.ndarray,
+        kind: Hashable = "read",
+        accept: Callable[[Read], bool] | None = None,
+    ) -> Read | None:
         """The read of ``quad`` kept from an earlier frame, if the same outline lies over
-        an unchanged patch and the read is not too old; it is kept for the next frame."""
+        an unchanged patch and the read is not too old; it is kept for the next frame.
+        ``kind`` keeps apart what is kept of one outline for different uses (a card's
+        read, the outlines fitted to a blob of a mask); ``accept`` may refuse one (a blob
+        of another area)."""
         q = np.asarray(quad, np.float32)
         for i, k in enumerate(self._kept):
-            if k.age >= self.most or not self._near(k.quad, q):
+            if k.kind != kind or k.age >= self.most or not self._near(k.quad, q):
                 continue
-            if self._changed(k) >= self.least:
+            if self._changed(k) >= self.least or (accept is not None and not accept(k.read)):
                 continue
             del self._kept[i]
-            self._next.append(_Kept(k.quad, k.box, k.patch, k.read, k.age + 1))
+            self._next.append(_Kept(k.quad, k.box, k.patch, k.read, k.kind, k.age + 1))
             return k.read
         return None
 
-    def keep(self, quad: np.ndarray, read: Read) -> None:
-        """What ``quad`` read as in this frame."""
+    def keep(self, quad: np.ndarray, read: Read, kind: Hashable = "read") -> None:
+        """What ``quad`` read as in this frame (``kind``: see :meth:`recall`)."""
         assert self._thumb is not None, "start() the frame first"
         box = self._box(np.asarray(quad, np.float32))
         x0, y0, x1, y1 = box
         patch = self._thumb[y0:y1, x0:x1].copy()
-        self._next.append(_Kept(np.asarray(quad, np.float32).copy(), box, patch, read))
+        self._next.append(_Kept(np.asarray(quad, np.float32).copy(), box, patch, read, kind))
 
     def _near(self, a: np.ndarray, b: np.ndarray) -> bool:
         return a.shape == b.shape and float(np.abs(a - b).max()) <= self.near_px
@@ -119,3 +129,39 @@ class KnownReads(Generic[Read]):
         if now.shape != k.patch.shape:
             return k.patch.size or 1
         return int(np.count_nonzero(cv2.absdiff(now, k.patch) > self.level))
+
+
+#: A blob is the one fitted before if its area is within this share of that one's (its
+#: box within ``near_px`` of that one's, its patch unchanged).
+AREA_SHARE = 0.02
+
+
+def kept_fits(
+    known: KnownReads, to_frame: Callable[[np.ndarray], np.ndarray]
+) -> Callable[[str, np.ndarray, float, Callable[[], list[np.ndarray]]], list[np.ndarray]]:
+    """Outline fits kept in ``known`` beside its reads (:data:`vision.locate.Fits`): a
+    blob of a mask whose box (``to_frame`` takes the finder's input pixels to the camera
+    frame's) and area are those of one fitted in an earlier frame, over an unchanged
+    patch, gets that blob's outlines again without their fit (the blob's own sides
+    fitted by least squares, its cuts along image edges: most of finding a card). Its
+    outlines are then those the kept read was made of, so the read is kept too."""
+
+    def fits(
+        kind: str, contour: np.ndarray, scale: float, fit: Callable[[], list[np.ndarray]]
+    ) -> list[np.ndarray]:
+        x, y, w, h = cv2.boundingRect(contour)
+        box = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32) / scale
+        key = to_frame(box)
+        area = float(cv2.contourArea(contour))
+
+        def same_blob(kept: tuple[float, list[np.ndarray]]) -> bool:
+            return abs(kept[0] - area) <= AREA_SHARE * max(area, 1.0)
+
+        hit = known.recall(key, ("fit", kind), same_blob)
+        if hit is not None:
+            return [q.copy() for q in hit[1]]
+        quads = fit()
+        known.keep(key, (area, [q.copy() for q in quads]), ("fit", kind))
+        return quads
+
+    return fits

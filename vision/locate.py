@@ -583,6 +583,16 @@ def _outline_blob(
     return [] if whole is None else [whole]
 
 
+#: Fits a blob's outlines, or gives those kept from an earlier frame of a camera
+#: (:func:`vision.known.kept_fits`): called with what is fitted (a name for the mask),
+#: the blob's contour, the mask's scale (its pixels per input pixel) and the fit itself.
+Fits = Callable[[str, np.ndarray, float, Callable[[], list[np.ndarray]]], list[np.ndarray]]
+
+
+def _fitted(fits: Fits | None, kind: str, c: np.ndarray, s: float, fit: Callable) -> list:
+    return fit() if fits is None else fits(kind, c, s, fit)
+
+
 def _quads_in_mask(
     mask: np.ndarray,
     small: np.ndarray,
@@ -590,9 +600,13 @@ def _quads_in_mask(
     cfg: LocateConfig,
     split: bool = True,
     blobs: _Blobs | None = None,
+    fits: Fits | None = None,
+    kind: str = "mask",
+    scale: float = 1.0,
 ) -> list[_Found]:
     """Card outlines in one mask; ``split`` also cuts each blob along image edges (not
-    needed for the edge mask, whose regions are bounded by edges already)."""
+    needed for the edge mask, whose regions are bounded by edges already). ``fits``,
+    ``kind`` and ``scale``: see :data:`Fits`."""
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     sh, sw = mask.shape
     lo = cfg.min_area_frac * sh * sw
@@ -607,7 +621,7 @@ def _quads_in_mask(
         if repeats is not None:
             out.append((Later(fit), repeats))
             continue
-        quads = fit()
+        quads = _fitted(fits, kind, c, scale, fit)
         token = blobs.add(c) if len(quads) == 1 else None
         out += [(q, token) for q in quads]
     return out
@@ -626,7 +640,9 @@ def _quads_in_regions(
     scale: float = 1.0,
 ) -> list[_Found]:
     """Card outlines among separately outlined regions (:func:`edge_regions`); ``scale``
-    takes region pixels to those ``blobs`` was measured in."""
+    takes region pixels to those ``blobs`` was measured in. (Their fits are not kept
+    from frame to frame: most regions are the table's grain, outlined anew by each
+    frame's noise, and a card's region is cheap to fit.)"""
     lo, hi = cfg.min_area_frac * shape[0] * shape[1], cfg.max_area_frac * shape[0] * shape[1]
     out: list[_Found] = []
     for c in regions:
@@ -679,6 +695,7 @@ def find_candidates(
     empty: np.ndarray | None = None,
     masks_out: list[tuple[np.ndarray, float]] | None = None,
     weak_out: list[bool] | None = None,
+    fits: Fits | None = None,
 ) -> list[list[Outline]]:
     """Card outlines in full-frame pixels, grouped per card, best guess first in each group.
 
@@ -692,7 +709,8 @@ def find_candidates(
     through :func:`outlines`. ``weak_out``, if given, receives
     for each group whether only the edge regions found it: they also outline pieces of
     the table (wood grain, a shadow's edge), so such a group is no card unless it reads
-    as one.
+    as one. ``fits`` (:data:`Fits`) may give a blob's outlines as an earlier frame fitted
+    them (a camera's frame of play: most blobs are the cards already lying there).
     """
     small, scale = work_copy(frame_bgr)
     balanced = white_balance(small)
@@ -704,10 +722,19 @@ def find_candidates(
         masks.append((difference_mask(small, empty_small), True))
     masks += [(m, True) for m in paper_masks(balanced)]
     masks.append((table_mask(small), True))
+    # what each mask is (a frame can give one paper mask or two): its kept fits' name
+    names = (
+        ["difference"] * (empty is not None)
+        + ["paper", "whiter paper"][: len(masks) - 1 - (empty is not None)]
+        + ["table"]
+    )
     gray: list[np.ndarray] = []
     groups: list[list[Outline]] = []
     blobs = _Blobs()
-    found = [(_quads_in_mask(m, small, gray, cfg, split, blobs), scale) for m, split in masks]
+    found = [
+        (_quads_in_mask(m, small, gray, cfg, split, blobs, fits, name, scale), scale)
+        for name, (m, split) in zip(names, masks, strict=True)
+    ]
     # the edge mask at half the working size: a fallback for light tables, and the
     # costliest mask (its outlines come last in every group, so exactness matters less)
     half = cv2.resize(

@@ -198,3 +198,38 @@ def test_a_read_forced_on_a_still_table_reads_every_card_afresh():
         fresh.append(detector.whole_reads)
     # read, skipped twice, forced (afresh), skipped twice, forced (afresh), end of frames
     assert fresh == [1, 0, 0, 1, 0, 0, 1, 0], fresh
+
+
+def test_a_card_lying_still_is_not_outlined_again(monkeypatch):
+    """The blob a card makes in a mask, found again with its box and area over an
+    unchanged patch, keeps the outlines fitted to it before (its sides' least-squares
+    fit, its cuts along edges); the new card's blob is fitted."""
+    import vision.locate as locate
+
+    fitted = []
+    real = locate._outline_blob
+
+    def counting(c, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        fitted.append(cv2.boundingRect(c))
+        return real(c, *args, **kwargs)
+
+    monkeypatch.setattr(locate, "_outline_blob", counting)
+    before, after, _ = a_card_later(PLAY, seed=21)
+    detector = CardDetector()
+    detector.detect(after)
+    afresh = len(fitted)
+    known: KnownReads = KnownReads()
+    detector.detect(before, known=known)
+    fitted.clear()
+    assert cards_of(detector.detect(after, known=known)) == {"QS", "7H", "TD", "3C"}
+    assert afresh - len(fitted) >= 3, (afresh, fitted)
+
+
+def test_a_card_moved_a_little_is_outlined_where_it_now_lies():
+    detector = CardDetector()
+    known: KnownReads = KnownReads()
+    for x in (640, 652, 652, 640):
+        frame, placed = scene([CardSpec("JH", (x, 480), 280.0, 30.0)], seed=12)
+        got = [d for d in detector.detect(frame, known=known) if d.card == "JH"]
+        assert len(got) == 1
+        assert abs(got[0].center[0] - placed[0].quad[:, 0].mean()) < 2.0, (x, got[0].center)
