@@ -114,3 +114,15 @@ def test_the_camera_reader_reads_a_still_table_once_and_still_reports_the_play()
     assert [(s.zone, s.card) for s in seen] == [("seat0", "7S")]
     assert detector.reads == 2, f"{detector.reads} reads of 11 frames showing two tables"
     assert reader.frames_read == 2
+
+
+def test_the_thumbnail_is_each_areas_mean_to_a_grey_level():
+    """Halved step by step (faster), it is still the area mean, rounded on the way."""
+    from vision.still import thumbnail
+
+    for size in ((1280, 960), (1920, 1080), (700, 500)):
+        frame = cv2.resize(table_of({"south": "9H", "west": "KS"}), size)
+        whole = cv2.cvtColor(cv2.resize(frame, (320, 240), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+        got = thumbnail(frame)
+        assert got.shape == (240, 320)
+        assert np.abs(got.astype(int) - whole.astype(int)).max() <= 1
