@@ -233,3 +233,55 @@ def test_a_card_moved_a_little_is_outlined_where_it_now_lies():
         got = [d for d in detector.detect(frame, known=known) if d.card == "JH"]
         assert len(got) == 1
         assert abs(got[0].center[0] - placed[0].quad[:, 0].mean()) < 2.0, (x, got[0].center)
+
+
+def test_a_trick_played_card_by_card_is_seen_with_kept_reads():
+    """A trick under one camera and one light, a card put down at a time, three frames
+    of each (fresh sensor noise): every play reported, in order, and the cards already
+    down are not read again."""
+    from vision.synth import camera, card_face, place, table
+
+    img = table(np.random.default_rng(3))
+    video = []
+    for k, spec in enumerate(PLAY):
+        place(
+            img,
+            card_face(spec.card),
+            spec.center,
+            spec.height_px,
+            spec.angle_deg,
+            np.random.default_rng(40 + k),
+            card=spec.card,
+        )
+        shot = camera(img, np.random.default_rng(7))  # the same light for every frame
+        video += [again(shot, 10 * k + n) for n in range(3)]
+
+    class Frames:
+        def read(self) -> np.ndarray | None:
+            return video.pop(0) if video else None
+
+        def close(self) -> None:
+            pass
+
+    zones = ZoneMap.rectangles(
+        {
+            "seat0": (440, 560, 400, 400),
+            "seat1": (50, 280, 400, 400),
+            "seat2": (440, 0, 400, 400),
+            "seat3": (830, 280, 400, 400),
+        }
+    )
+    detector = CountingReads()
+    reader = CameraReader(
+        Frames(), zones, detector=detector, tracker=TrackerConfig(frames_to_play=2)
+    )
+    seen = []
+    while not reader.finished:
+        seen += reader.poll()
+    assert [(s.zone, s.card) for s in seen] == [
+        ("seat0", "QS"),
+        ("seat1", "7H"),
+        ("seat2", "TD"),
+        ("seat3", "3C"),
+    ]
+    assert detector.whole_reads == 4, detector.whole_reads  # each card read once
