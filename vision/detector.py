@@ -160,7 +160,7 @@ class CardDetector:
         #: map of its outline, and which corner read (0 top left, 1 bottom right).
         self._one_corner: dict[int, tuple[Detection, np.ndarray, int]] = {}
         #: The camera's reads kept from its last frame, while a frame is read.
-        self._known: KnownReads[_Kept] | None = None
+        self._known: KnownReads[_GroupRead] | None = None
 
     def _candidates(
         self, frame_bgr: np.ndarray, masks: list[tuple[np.ndarray, float]], weak: list[bool]
@@ -184,7 +184,7 @@ class CardDetector:
         ], small
 
     def detect(
-        self, frame_bgr: np.ndarray, known: KnownReads[_Kept] | None = None
+        self, frame_bgr: np.ndarray, known: KnownReads[_GroupRead] | None = None
     ) -> list[Detection]:
         """Every card in the frame. ``known``, kept by a camera from frame to frame, lets
         an outline found again over an unchanged patch of table keep its earlier read
@@ -699,28 +699,30 @@ class CardDetector:
             self._one_corner[id(det)] = (det, card_map(kept.quad, CARD_SIZE), kept.corner)
         return det
 
-    def _read_alternatives(self, frame_bgr: np.ndarray, group: list[Outline]) -> _Kept:
+    def _read_alternatives(self, frame_bgr: np.ndarray, group: list[Outline]) -> _GroupRead:
+        """The group's outlines read in turn until one reads as a card (its first outline
+        if none does)."""
         first = None
         for q in outlines(group):
             res = self._read_outline(frame_bgr, q)
             if res.card is not None:
                 good = [k for k, c in enumerate(res.corners) if read_as_glyphs(c)]
                 corner = good[0] if len(good) == 1 else None
-                return _Kept(q, res.card, res.confidence, res.negative, corner)
+                return _GroupRead(q, res.card, res.confidence, res.negative, corner)
             if first is None:
-                first = _Kept(q, None, res.confidence, False, None)
+                first = _GroupRead(q, None, res.confidence, False, None)
         assert first is not None
         return first
 
 
-def _doubtful(kept: _Kept) -> bool:
+def _doubtful(kept: _GroupRead) -> bool:
     """A card read below the tracker's count: read again in the next frame, which may
     show it better (a read of nothing, or one the tracker counts, is kept)."""
     return kept.card is not None and kept.confidence < CORNER_MIN
 
 
 @dataclass(frozen=True)
-class _Kept:
+class _GroupRead:
     """What an outline group read as: the outline that read (the first if none did),
     the card and its confidence, whether in the negative (a dark deck), and the corner
     it was read from alone (0 top left, 1 bottom right; None for both or neither)."""

@@ -7,7 +7,9 @@ costs. An outline found again within a few pixels of where it was read, over a p
 table whose thumbnail has not changed since then, keeps that read. The test of the patch
 is :mod:`vision.still`'s on the outline's box alone, against the thumbnail of the frame
 the read was made in (not the last frame's, so a slow change of light adds up until it
-counts), and a read is kept for at most ``most`` frames, so nothing stays stale.
+counts), and a read is kept for at most ``most`` frames, so nothing stays stale. The
+outlines fitted to a mask's blobs are kept the same way (:func:`kept_fits`): a card lying
+still is neither outlined nor read again.
 """
 
 from __future__ import annotations
