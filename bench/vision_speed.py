@@ -65,17 +65,23 @@ def a_frame_later(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     )
 
 
+def drawn_cards(rng: np.random.Generator) -> tuple[list[CardSpec], list[str]]:
+    """Four cards on the play spots: random ranks, sizes and turns."""
+    ranks, suits = "AKQJT98765432", "SHDC"
+    cards = [ranks[int(rng.integers(13))] + suits[k] for k in range(4)]
+    specs = [
+        CardSpec(c, SPOTS[k], float(rng.uniform(240, 320)), float(rng.uniform(0, 360)))
+        for k, c in enumerate(cards)
+    ]
+    return specs, cards
+
+
 def four_card_tables(count: int) -> Iterator[tuple[np.ndarray, list[str]]]:
     """The bench's frames and the cards on each (``bench/vision_same.py`` reads the same
     frames): four cards on the play spots, random ranks, sizes, turns and tables."""
     rng = np.random.default_rng(0)
-    ranks, suits = "AKQJT98765432", "SHDC"
     for i in range(count):
-        cards = [ranks[int(rng.integers(13))] + suits[k] for k in range(4)]
-        specs = [
-            CardSpec(c, SPOTS[k], float(rng.uniform(240, 320)), float(rng.uniform(0, 360)))
-            for k, c in enumerate(cards)
-        ]
+        specs, cards = drawn_cards(rng)
         frame, _ = scene(specs, seed=100 + i)
         yield frame, cards
 
@@ -84,13 +90,8 @@ def a_card_played(count: int) -> Iterator[tuple[np.ndarray, np.ndarray, list[str
     """Tables of three cards and the same a moment later with a fourth put down (its
     cards drawn as :func:`four_card_tables` draws them, from a seed of their own)."""
     rng = np.random.default_rng(1)
-    ranks, suits = "AKQJT98765432", "SHDC"
     for i in range(count):
-        cards = [ranks[int(rng.integers(13))] + suits[k] for k in range(4)]
-        specs = [
-            CardSpec(c, SPOTS[k], float(rng.uniform(240, 320)), float(rng.uniform(0, 360)))
-            for k, c in enumerate(cards)
-        ]
+        specs, cards = drawn_cards(rng)
         before, after, _ = a_card_later(specs, seed=500 + i)
         yield before, after, cards
 

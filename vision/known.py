@@ -60,6 +60,13 @@ class KnownReads(Generic[Read]):
     _thumb: np.ndarray | None = field(default=None, repr=False)
     _scale: tuple[float, float] = (1.0, 1.0)
     _frame_size: tuple[int, int] = (0, 0)
+    _primed: np.ndarray | None = field(default=None, repr=False)
+
+    def prime(self, thumb: np.ndarray | None) -> None:
+        """The thumbnail of the frame about to be read, already made (by
+        :class:`vision.still.StillFrames`, which the camera asks first): the next
+        :meth:`start` takes it instead of making it again."""
+        self._primed = thumb
 
     def start(self, frame_bgr: np.ndarray) -> None:
         """A new frame is being read: what is kept from now on is its reads."""
@@ -67,7 +74,11 @@ class KnownReads(Generic[Read]):
         if self._thumb is not None and (w, h) != self._frame_size:
             self.forget()  # another camera mode: no box would be where it was
         self._frame_size = (w, h)
-        self._thumb = thumbnail(frame_bgr, self.size)
+        primed, self._primed = self._primed, None
+        if primed is not None and primed.shape == (self.size[1], self.size[0]):
+            self._thumb = primed
+        else:
+            self._thumb = thumbnail(frame_bgr, self.size)
         self._scale = (self.size[0] / w, self.size[1] / h)
         self._next = []
 

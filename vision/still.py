@@ -69,6 +69,12 @@ class StillFrames:
         self._skipped = 0
         return False
 
+    @property
+    def reference(self) -> np.ndarray | None:
+        """The thumbnail of the last frame read (the one :meth:`unchanged` just let
+        through, until the next is)."""
+        return self._ref
+
     def changed(self, thumb: np.ndarray) -> int:
         """Thumbnail pixels that moved by more than ``level`` since the reference."""
         if self._ref is None or thumb.shape != self._ref.shape:

@@ -202,6 +202,7 @@ class CameraReader(PollingReader):
         if not self.still.unchanged(frame):
             if self.still.forced:
                 self.known.forget()  # a read forced to keep nothing stale: every card afresh
+            self.known.prime(self.still.reference)  # this frame's thumbnail, made once
             self.last_detections = self.detector.detect(frame, known=self.known)
             self.frames_read += 1
         readings = []

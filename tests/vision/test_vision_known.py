@@ -285,3 +285,38 @@ def test_a_trick_played_card_by_card_is_seen_with_kept_reads():
         ("seat3", "3C"),
     ]
     assert detector.whole_reads == 4, detector.whole_reads  # each card read once
+
+
+def test_the_camera_reader_makes_each_frames_thumbnail_once(monkeypatch):
+    """vision.still has made the thumbnail of the frame it lets through; the kept reads
+    take that one (a thumbnail of the wrong size is made afresh)."""
+    import vision.known as known_module
+
+    made = []
+    real = known_module.thumbnail
+
+    def counting(frame_bgr, size):  # noqa: ANN001, ANN202
+        made.append(size)
+        return real(frame_bgr, size)
+
+    monkeypatch.setattr(known_module, "thumbnail", counting)
+    before, after, _ = a_card_later(PLAY, seed=21)
+
+    class Frames:
+        frames = [before, after]
+
+        def read(self) -> np.ndarray | None:
+            return self.frames.pop(0) if self.frames else None
+
+        def close(self) -> None:
+            pass
+
+    zones = ZoneMap.rectangles({"seat0": (440, 560, 400, 400)})
+    reader = CameraReader(Frames(), zones, detector=CardDetector())
+    while not reader.finished:
+        reader.poll()
+    assert reader.frames_read == 2 and made == []
+    known: KnownReads = KnownReads()
+    known.prime(np.zeros((10, 10), np.uint8))
+    known.start(before)
+    assert made == [known.size]
