@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from controller.readers.camera import CameraReader
+from controller.readers.camera import CameraReader, IterableSource
 from vision.detector import CardDetector
 from vision.known import KnownReads
 from vision.synth import CardSpec, a_card_later, scene
@@ -153,16 +153,9 @@ def test_the_camera_reader_keeps_reads_until_its_zones_change(new_zones):
     zones = ZoneMap.rectangles({"seat0": (440, 560, 400, 400)})
     detector = CountingReads()
 
-    class Frames:
-        frames = [before, after]
+    frames = [before, after]
 
-        def read(self) -> np.ndarray | None:
-            return self.frames.pop(0) if self.frames else None
-
-        def close(self) -> None:
-            pass
-
-    reader = CameraReader(Frames(), zones, detector=detector, tracker=TrackerConfig())
+    reader = CameraReader(IterableSource(frames), zones, detector=detector, tracker=TrackerConfig())
     reader.poll()
     if new_zones:
         reader.zones = ZoneMap.rectangles({"seat0": (440, 560, 400, 400)})
@@ -180,17 +173,12 @@ def test_a_read_forced_on_a_still_table_reads_every_card_afresh():
     frame, _ = scene([CardSpec("8C", SPOTS["west"], 280.0, 40.0)], seed=8)
     detector = CountingReads()
 
-    class Frames:
-        frames = [again(frame, k) for k in range(7)]
-
-        def read(self) -> np.ndarray | None:
-            return self.frames.pop(0) if self.frames else None
-
-        def close(self) -> None:
-            pass
+    frames = [again(frame, k) for k in range(7)]
 
     zones = ZoneMap.rectangles({"seat1": (50, 280, 400, 400)})
-    reader = CameraReader(Frames(), zones, detector=detector, still=StillFrames(most=2))
+    reader = CameraReader(
+        IterableSource(frames), zones, detector=detector, still=StillFrames(most=2)
+    )
     fresh = []
     while not reader.finished:
         detector.whole_reads = 0
@@ -256,13 +244,6 @@ def test_a_trick_played_card_by_card_is_seen_with_kept_reads():
         shot = camera(img, np.random.default_rng(7))  # the same light for every frame
         video += [again(shot, 10 * k + n) for n in range(3)]
 
-    class Frames:
-        def read(self) -> np.ndarray | None:
-            return video.pop(0) if video else None
-
-        def close(self) -> None:
-            pass
-
     zones = ZoneMap.rectangles(
         {
             "seat0": (440, 560, 400, 400),
@@ -273,7 +254,7 @@ def test_a_trick_played_card_by_card_is_seen_with_kept_reads():
     )
     detector = CountingReads()
     reader = CameraReader(
-        Frames(), zones, detector=detector, tracker=TrackerConfig(frames_to_play=2)
+        IterableSource(video), zones, detector=detector, tracker=TrackerConfig(frames_to_play=2)
     )
     seen = []
     while not reader.finished:
@@ -302,17 +283,10 @@ def test_the_camera_reader_makes_each_frames_thumbnail_once(monkeypatch):
     monkeypatch.setattr(known_module, "thumbnail", counting)
     before, after, _ = a_card_later(PLAY, seed=21)
 
-    class Frames:
-        frames = [before, after]
-
-        def read(self) -> np.ndarray | None:
-            return self.frames.pop(0) if self.frames else None
-
-        def close(self) -> None:
-            pass
+    frames = [before, after]
 
     zones = ZoneMap.rectangles({"seat0": (440, 560, 400, 400)})
-    reader = CameraReader(Frames(), zones, detector=CardDetector())
+    reader = CameraReader(IterableSource(frames), zones, detector=CardDetector())
     while not reader.finished:
         reader.poll()
     assert reader.frames_read == 2 and made == []
