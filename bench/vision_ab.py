@@ -2,12 +2,17 @@
 ``bench/vision_speed.py``, measured in one process so the machine's drift cancels.
 
     .venv/bin/python bench/vision_ab.py BEFORE_ROOT AFTER_ROOT [--frames 40] [--rounds 3]
+                                        [--photos DIR [--every N]]
 
 Each ROOT is a checkout holding a ``vision`` package (say a ``git worktree`` of the
 commit before). Both detectors are loaded side by side; every frame is run by each in
 turn (which goes first alternates), each frame's time is the best of ``--rounds``, and
 the figure that counts is the median over frames of after/before: on a shared, noisy
 machine two separate ``vision_speed`` runs scatter by a fifth, this ratio by a hundredth.
+``--photos`` times the development part of the real-photo set instead
+(``phone-photos-ccby``: its singles and scenes, each scaled to 1280 px long side, as
+``bench/vision_same.py`` reads them; every Nth with ``--every``; the held-out part is
+never read): real tables take paths the rendered ones do not (light tables, piles).
 Ends with one summary line:
 ``vision_ab frames=… before_median_ms=… after_median_ms=… ratio_after_to_before=…``.
 """
@@ -41,6 +46,30 @@ def detector_of(root: Path):  # noqa: ANN201
         sys.path.pop(0)
 
 
+def development_photos(root: Path) -> list:
+    """The development part's photos (singles, then scenes), each scaled to 1280 px."""
+    sys.path.append(str(ROOT / "bench"))
+    from photo_split import in_part
+
+    paths = []
+    for folder in ("singles", "scenes"):
+        if (root / folder).is_dir():
+            paths += sorted(
+                p
+                for p in (root / folder).iterdir()
+                if p.suffix == ".jpg" and in_part(p.name, "dev")
+            )
+    frames = []
+    for p in paths:
+        img = cv2.imread(str(p))
+        if img is None:
+            continue
+        h, w = img.shape[:2]
+        s = 1280 / max(h, w)
+        frames.append(cv2.resize(img, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA))
+    return frames
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -49,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("after", type=Path)
     ap.add_argument("--frames", type=int, default=40)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--photos", type=Path, help="the phone-photos-ccby folder")
+    ap.add_argument("--every", type=int, default=1, help="with --photos: every Nth photo")
     args = ap.parse_args(argv)
     for root in (args.before, args.after):
         if not (root / "vision" / "detector.py").is_file():
@@ -56,8 +87,14 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     cv2.setNumThreads(1)
     detectors = [detector_of(args.before), detector_of(args.after)]
-    speed = runpy.run_path(str(ROOT / "bench" / "vision_speed.py"), run_name="vision_speed")
-    frames = [frame for frame, _ in speed["four_card_tables"](args.frames)]
+    if args.photos is not None:
+        frames = development_photos(args.photos)[:: max(1, args.every)]
+        if not frames:
+            print(f"vision_ab: no development photos under {args.photos}")
+            return 2
+    else:
+        speed = runpy.run_path(str(ROOT / "bench" / "vision_speed.py"), run_name="vision_speed")
+        frames = [frame for frame, _ in speed["four_card_tables"](args.frames)]
     for d in detectors:  # first calls load and cache; not timed
         for frame in frames[:3]:
             d.detect(frame)

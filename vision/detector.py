@@ -30,11 +30,14 @@ from vision.locate import (
     Later,
     LocateConfig,
     Outline,
+    Sources,
+    add_edges,
     border_quads,
     card_map,
     dark_quads,
     dark_quads_and_mask,
-    find_candidates,
+    grouped,
+    mask_sources,
     outlines,
     turned,
 )
@@ -159,25 +162,45 @@ class CardDetector:
         #: The frame's outlined cards read from one corner alone, by id: the card, the
         #: map of its outline, and which corner read (0 top left, 1 bottom right).
         self._one_corner: dict[int, tuple[Detection, np.ndarray, int]] = {}
+        #: The frame's outlines read so far (by their bytes), while a frame is read: a
+        #: frame read a second time with the edge mask reads its other outlines once.
+        self._reads: dict[bytes, CardRead] | None = None
+        #: The frame's masks and their outlines, while a frame is read.
+        self._sources: Sources | None = None
         #: The camera's reads kept from its last frame, while a frame is read.
         self._known: KnownReads[_GroupRead] | None = None
 
     def _candidates(
-        self, frame_bgr: np.ndarray, masks: list[tuple[np.ndarray, float]], weak: list[bool]
+        self,
+        frame_bgr: np.ndarray,
+        masks: list[tuple[np.ndarray, float]],
+        weak: list[bool],
+        edges: bool = True,
     ) -> tuple[list[list[Outline]], TablePlane | None]:
         """Outline groups in frame pixels, and the working-size plane they were found in;
-        ``weak`` receives which groups only the shape sources found."""
-        if self.plane is None:
-            fits = kept_fits(self._known, lambda q: q) if self._known is not None else None
-            return find_candidates(frame_bgr, self.locate, self.empty, masks, weak, fits), None
-        small = self.plane.scaled(WORK_SIZE)
-        key = (id(self.plane), id(self.empty))
-        if self._empty_view is None or self._empty_view[:2] != key:
-            ev = small.rectify(self.empty) if self.empty is not None else None
-            self._empty_view = (*key, ev)
-        view = small.rectify(frame_bgr)
-        fits = kept_fits(self._known, small.to_frame) if self._known is not None else None
-        groups = find_candidates(view, self.locate, self._empty_view[2], weak_out=weak, fits=fits)
+        ``weak`` receives which groups only the shape sources found. ``edges``: with the
+        edge mask (the frame's colour masks are made once, for both passes)."""
+        small = self.plane.scaled(WORK_SIZE) if self.plane is not None else None
+        if self._sources is None:
+            if small is None:
+                fits = kept_fits(self._known, lambda q: q) if self._known is not None else None
+                self._sources = mask_sources(frame_bgr, self.locate, self.empty, fits)
+            else:
+                key = (id(self.plane), id(self.empty))
+                if self._empty_view is None or self._empty_view[:2] != key:
+                    ev = small.rectify(self.empty) if self.empty is not None else None
+                    self._empty_view = (*key, ev)
+                view = small.rectify(frame_bgr)
+                fits = kept_fits(self._known, small.to_frame) if self._known is not None else None
+                self._sources = mask_sources(view, self.locate, self._empty_view[2], fits)
+        src = self._sources
+        if edges:
+            add_edges(src, self.locate)
+        groups = grouped(src, weak)
+        if small is None:
+            masks += src.masks
+            return groups, None
+        # (with a plane the masks are in view pixels: not handed on)
         return [
             [q.map(small.to_frame) if isinstance(q, Later) else small.to_frame(q) for q in g]
             for g in groups
@@ -201,12 +224,28 @@ class CardDetector:
 
     def _detect(self, frame_bgr: np.ndarray) -> list[Detection]:
         self._colour = not colourless(frame_bgr)
+        self._reads = {}
+        self._sources = None
+        try:
+            # most frames' cards are all outlined by the colour masks: the edge mask (the
+            # costliest, for light tables) is made only where they leave something out
+            plain = self._detect_from(frame_bgr, edges=False)
+            if plain is not None:
+                return plain
+            found = self._detect_from(frame_bgr, edges=True)
+            assert found is not None
+            return found
+        finally:
+            self._reads = None
+            self._sources = None
+
+    def _detect_from(self, frame_bgr: np.ndarray, edges: bool) -> list[Detection] | None:
         self._dark_deck = False
         self._by_index = {}
         self._one_corner = {}
         masks: list[tuple[np.ndarray, float]] = []
         weak: list[bool] = []
-        groups, small = self._candidates(frame_bgr, masks, weak)
+        groups, small = self._candidates(frame_bgr, masks, weak, edges)
         # an outline only the shape sources found that reads as nothing is most likely
         # the table (grain, a shadow's edge): reported, it would hold a zone "occupied"
         shape_only = {id(g[0]) for g, w in zip(groups, weak, strict=True) if w}
@@ -222,6 +261,8 @@ class CardDetector:
             if det.card is None:
                 unread.append(group)
             out.append(det)
+        if not edges and not _plain(frame_bgr, out):
+            return None
         # still unread: maybe its short side was picked wrong (an oblique view, a nearly
         # square outline), so each outline is tried turned 90° before giving up
         for group in unread:
@@ -674,13 +715,20 @@ class CardDetector:
         """The card the outline ``q`` holds, read as :func:`vision.locate.rectify` would
         give it, pixel for pixel; its corners are warped first and the rest only if they
         hold an index (most outlines a frame gives are table, a chip or a shadow)."""
+        key = q.tobytes()
+        if self._reads is not None and key in self._reads:
+            return self._reads[key]
         m = card_map(q, CARD_SIZE)
         card = _corners_of(frame_bgr, m)
         indices = self.reader.find_indices(card)
         if indices is None:
-            return CardRead(None, 0.0, (None, None))
-        warp_windows(frame_bgr, m, CARD_SIZE, BODY_WINDOWS, cv2.BORDER_REPLICATE, out=card)
-        return self.reader.read_found(indices, card, self._colour)
+            res = CardRead(None, 0.0, (None, None))
+        else:
+            warp_windows(frame_bgr, m, CARD_SIZE, BODY_WINDOWS, cv2.BORDER_REPLICATE, out=card)
+            res = self.reader.read_found(indices, card, self._colour)
+        if self._reads is not None:
+            self._reads[key] = res
+        return res
 
     def _read_group(self, frame_bgr: np.ndarray, group: list[Outline]) -> Detection:
         """Alternative outlines of one card, read in turn until one reads (or the read
@@ -713,6 +761,16 @@ class CardDetector:
                 first = _GroupRead(q, None, res.confidence, False, None)
         assert first is not None
         return first
+
+
+def _plain(frame_bgr: np.ndarray, found: list[Detection]) -> bool:
+    """Whether a frame's outlines without the edge mask explain it: each read as a card
+    the tracker counts, and no stock as white as theirs bare beside them."""
+    return (
+        bool(found)
+        and all(d.card and d.confidence >= CORNER_MIN for d in found)
+        and not _bare_stock(frame_bgr, found)
+    )
 
 
 def _doubtful(kept: _GroupRead) -> bool:

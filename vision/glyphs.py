@@ -10,6 +10,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.levels import percentile
+
 #: Size of the normalised glyph box (width, height). Index glyphs are taller than wide.
 GLYPH_W, GLYPH_H = 24, 32
 _CELL = 4
@@ -46,7 +48,12 @@ def normalise_soft(score: np.ndarray) -> np.ndarray | None:
     a glyph's faint edge, never its half-peak one); None if the patch has no ink.
     """
     ink = score.astype(np.float32)
-    peak = float(np.percentile(ink, 95))
+    # an 8-bit score's percentile counted, not sorted (vision.levels: numpy's value,
+    # which numpy gives in float32 for a float32 array)
+    if score.dtype == np.uint8 and score.size:
+        peak = float(np.float32(percentile(score, 95)))
+    else:
+        peak = float(np.percentile(ink, 95))
     if peak <= 0:
         return None
     ys, xs = np.nonzero(ink > 0.5 * peak)

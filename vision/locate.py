@@ -689,6 +689,108 @@ def work_copy(frame_bgr: np.ndarray) -> tuple[np.ndarray, float]:
     return cv2.resize(frame_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), scale
 
 
+@dataclass
+class Sources:
+    """What a frame's outlines are found in: its working copy, the masks made so far
+    (each with its scale, mask pixels per frame pixel) and the outlines each gave. The
+    edge mask, the costliest and a fallback for light tables, is added only when asked
+    (:func:`add_edges`): most frames' cards are all outlined by the colour masks."""
+
+    small: np.ndarray
+    scale: float
+    masks: list[tuple[np.ndarray, float]]
+    found: list[tuple[list[_Found], float]]
+    blobs: _Blobs
+    edges: bool = False
+
+
+def mask_sources(
+    frame_bgr: np.ndarray,
+    cfg: LocateConfig = _DEFAULT,
+    empty: np.ndarray | None = None,
+    fits: Fits | None = None,
+) -> Sources:
+    """The colour masks of a frame and their outlines: the empty-table difference (when
+    ``empty``, a frame of the empty table, is given), paper, brighter than the table
+    around it. ``fits``: see :func:`find_candidates`."""
+    small, scale = work_copy(frame_bgr)
+    balanced = white_balance(small)
+    masks = []
+    if empty is not None:
+        empty_small = cv2.resize(
+            empty, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA
+        )
+        masks.append((difference_mask(small, empty_small), True))
+    masks += [(m, True) for m in paper_masks(balanced)]
+    masks.append((table_mask(small), True))
+    # what each mask is (a frame can give one paper mask or two): its kept fits' name
+    names = (
+        ["difference"] * (empty is not None)
+        + ["paper", "whiter paper"][: len(masks) - 1 - (empty is not None)]
+        + ["table"]
+    )
+    gray: list[np.ndarray] = []
+    blobs = _Blobs()
+    found = [
+        (_quads_in_mask(m, small, gray, cfg, split, blobs, fits, name, scale), scale)
+        for name, (m, split) in zip(names, masks, strict=True)
+    ]
+    return Sources(small, scale, [(m, scale) for m, _ in masks], found, blobs)
+
+
+def add_edges(src: Sources, cfg: LocateConfig = _DEFAULT) -> None:
+    """The edge mask added to ``src`` (once), at half the working size: its outlines come
+    last in every group, so exactness matters less there."""
+    if src.edges:
+        return
+    small = src.small
+    half = cv2.resize(
+        small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA
+    )
+    edge_mask, regions = edge_regions(half)
+    quads = _quads_in_regions(regions, edge_mask.shape, cfg, src.blobs, 2.0)
+    src.found.append((quads, src.scale / 2))
+    src.masks.append((edge_mask, src.scale / 2))
+    src.edges = True
+
+
+def grouped(src: Sources, weak_out: list[bool] | None = None) -> list[list[Outline]]:
+    """The outlines of ``src`` in full-frame pixels, grouped per card (see
+    :func:`find_candidates`)."""
+    found = src.found
+    # the outlines of the edge regions (the last source) can be pieces of one card (a
+    # court card's picture, the part of a card above a shadow's edge): they never make
+    # a bigger outline count as two cards merged
+    groups: list[list[Outline]] = []
+    weak: list[bool] = []
+    heads: list[_Measure] = []  # each group's first outline, measured
+    by_blob: dict[int, list[Outline]] = {}
+    for n, (items, s) in enumerate(found):
+        for item, blob in items:
+            if isinstance(item, Later):
+                # a repeat of a blob outlined before: an alternative of that card's group
+                if blob in by_blob:
+                    by_blob[blob].append(item.map(partial(_to_frame, s=s)))
+                continue
+            q = _to_frame(item, s)
+            mq = _measure(q)
+            for g, head in zip(groups, heads, strict=True):
+                if _alike(head, mq):
+                    g.append(q)
+                    break
+            else:
+                g = [q]
+                groups.append(g)
+                heads.append(mq)
+                weak.append(src.edges and n == len(found) - 1)
+            if blob is not None:
+                by_blob[blob] = g
+    kept = _drop_merged(groups, weak)
+    if weak_out is not None:
+        weak_out += [w for g, w in zip(groups, weak, strict=True) if any(g is k for k in kept)]
+    return kept
+
+
 def find_candidates(
     frame_bgr: np.ndarray,
     cfg: LocateConfig = _DEFAULT,
@@ -711,69 +813,14 @@ def find_candidates(
     the table (wood grain, a shadow's edge), so such a group is no card unless it reads
     as one. ``fits`` (:data:`Fits`) may give a blob's outlines as an earlier frame fitted
     them (a camera's frame of play: most blobs are the cards already lying there).
+    (:func:`mask_sources`, :func:`add_edges` and :func:`grouped` in one; the detector
+    calls them apart, to make the edge mask only where it is needed.)
     """
-    small, scale = work_copy(frame_bgr)
-    balanced = white_balance(small)
-    masks = []
-    if empty is not None:
-        empty_small = cv2.resize(
-            empty, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA
-        )
-        masks.append((difference_mask(small, empty_small), True))
-    masks += [(m, True) for m in paper_masks(balanced)]
-    masks.append((table_mask(small), True))
-    # what each mask is (a frame can give one paper mask or two): its kept fits' name
-    names = (
-        ["difference"] * (empty is not None)
-        + ["paper", "whiter paper"][: len(masks) - 1 - (empty is not None)]
-        + ["table"]
-    )
-    gray: list[np.ndarray] = []
-    groups: list[list[Outline]] = []
-    blobs = _Blobs()
-    found = [
-        (_quads_in_mask(m, small, gray, cfg, split, blobs, fits, name, scale), scale)
-        for name, (m, split) in zip(names, masks, strict=True)
-    ]
-    # the edge mask at half the working size: a fallback for light tables, and the
-    # costliest mask (its outlines come last in every group, so exactness matters less)
-    half = cv2.resize(
-        small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA
-    )
-    edges, regions = edge_regions(half)
-    found.append((_quads_in_regions(regions, edges.shape, cfg, blobs, 2.0), scale / 2))
+    src = mask_sources(frame_bgr, cfg, empty, fits)
+    add_edges(src, cfg)
     if masks_out is not None:
-        masks_out += [(m, scale) for m, _ in masks] + [(edges, scale / 2)]
-    # the outlines of the edge regions (the last source) can be pieces of one card (a
-    # court card's picture, the part of a card above a shadow's edge): they never make
-    # a bigger outline count as two cards merged
-    weak: list[bool] = []
-    heads: list[_Measure] = []  # each group's first outline, measured
-    by_blob: dict[int, list[Outline]] = {}
-    for n, (items, s) in enumerate(found):
-        for item, blob in items:
-            if isinstance(item, Later):
-                # a repeat of a blob outlined before: an alternative of that card's group
-                if blob in by_blob:
-                    by_blob[blob].append(item.map(partial(_to_frame, s=s)))
-                continue
-            q = _to_frame(item, s)
-            mq = _measure(q)
-            for g, head in zip(groups, heads, strict=True):
-                if _alike(head, mq):
-                    g.append(q)
-                    break
-            else:
-                g = [q]
-                groups.append(g)
-                heads.append(mq)
-                weak.append(n == len(found) - 1)
-            if blob is not None:
-                by_blob[blob] = g
-    kept = _drop_merged(groups, weak)
-    if weak_out is not None:
-        weak_out += [w for g, w in zip(groups, weak, strict=True) if any(g is k for k in kept)]
-    return kept
+        masks_out += src.masks
+    return grouped(src, weak_out)
 
 
 def _to_frame(q: np.ndarray, s: float) -> np.ndarray:

@@ -306,7 +306,7 @@ def test_a_dark_deck_with_no_outline_is_read_by_its_light_indices(
     monkeypatch.setattr(
         "vision.detector.dark_quads_and_mask", lambda *a: ([], np.zeros((8, 8), np.uint8), 1.0)
     )
-    monkeypatch.setattr("vision.detector.find_candidates", lambda *a, **k: [])
+    monkeypatch.setattr("vision.detector.grouped", lambda *a, **k: [])
     dets = [d for d in detector.detect(dark_deck_on(LIGHT_TABLES[0], seed)) if d.card]
     assert len(dets) >= 3
     assert {d.card for d in dets} <= {c for c, _, _ in DARK_ROW}

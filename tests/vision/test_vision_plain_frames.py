@@ -1,0 +1,131 @@
+"""A frame whose cards the colour masks outline, and which read as cards the tracker
+counts, is read without the edge mask (the costliest mask, there for light tables);
+any other frame is read again with it, its colour masks and reads made once. The
+shortcut must read every frame as the full search does. Scenes are rendered here."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import vision.detector as detector_module
+import vision.locate as locate_module
+from vision import CardDetector
+from vision.detector import Detection, _plain
+from vision.synth import LIGHT_TABLES, CardSpec, scene
+
+FOUR = [
+    CardSpec("QS", (640, 700), 260.0, 0.0),
+    CardSpec("7H", (300, 480), 260.0, 25.0),
+    CardSpec("TD", (640, 230), 260.0, 50.0),
+    CardSpec("3C", (980, 480), 260.0, 75.0),
+]
+
+
+@pytest.fixture(scope="module")
+def detector() -> CardDetector:
+    return CardDetector()
+
+
+def counting(monkeypatch: pytest.MonkeyPatch, name: str) -> list[int]:
+    """Counts the calls of ``vision.locate.<name>`` (the real function still runs)."""
+    calls = [0]
+    real = getattr(locate_module, name)
+
+    def counted(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        calls[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(locate_module, name, counted)
+    return calls
+
+
+def half_light(seed: int) -> np.ndarray:
+    """A card on a dark cloth beside one on a light table (the frame's right half): the
+    colour masks outline the first; the second's stock is as light as the table."""
+    left, _ = scene([CardSpec("7D", (330, 480), 300, 15)], seed=seed, glare=False)
+    right, _ = scene(
+        [CardSpec("KS", (950, 480), 300, -20)],
+        seed=seed,
+        glare=False,
+        table_colour=LIGHT_TABLES[0],
+    )
+    frame = left.copy()
+    frame[:, 640:] = right[:, 640:]
+    return frame
+
+
+def cards(dets: list[Detection]) -> list[str]:
+    return sorted(d.card for d in dets if d.card)
+
+
+def test_cards_the_colour_masks_outline_need_no_edge_mask(
+    detector: CardDetector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    edges = counting(monkeypatch, "edge_regions")
+    frame, _ = scene(FOUR, seed=11)
+    dets = detector.detect(frame)
+    assert cards(dets) == ["3C", "7H", "QS", "TD"]
+    assert all(d.confidence >= 0.5 for d in dets)
+    assert edges[0] == 0
+
+
+def test_a_light_table_is_searched_with_the_edge_mask_its_colour_masks_made_once(
+    detector: CardDetector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    edges = counting(monkeypatch, "edge_regions")
+    paper = counting(monkeypatch, "paper_masks")
+    corners_read: list[bytes] = []
+    find_indices = detector.reader.find_indices
+
+    def noted(card_bgr: np.ndarray):  # noqa: ANN202
+        corners_read.append(card_bgr.tobytes())
+        return find_indices(card_bgr)
+
+    monkeypatch.setattr(detector.reader, "find_indices", noted)
+    dets = detector.detect(half_light(seed=0))
+    assert cards(dets) == ["7D", "KS"]
+    assert edges[0] == 1
+    assert paper[0] == 1  # the second pass reuses the first's masks
+    assert corners_read and len(set(corners_read)) == len(corners_read)  # and its reads
+
+
+def test_the_shortcut_reads_every_frame_as_the_full_search(
+    detector: CardDetector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    frames = [scene(FOUR, seed=s)[0] for s in (11, 12)]
+    frames += [scene(FOUR, seed=3, table_colour=LIGHT_TABLES[k])[0] for k in (0, 1)]
+    frames += [half_light(seed) for seed in (0, 1)]
+    # a pile: each card dropped partly on the one before
+    pile = [
+        CardSpec(c, (520 + 70 * k, 420 + 30 * k), 280.0, 20.0 * k)
+        for k, c in enumerate("AS KD 9C 4H".split())
+    ]
+    frames.append(scene(pile, seed=5)[0])
+
+    def seen(dets: list[Detection]) -> list[tuple]:
+        return sorted(
+            (str(d.card), round(d.confidence, 4), tuple(np.round(d.quad.ravel(), 2))) for d in dets
+        )
+
+    shortcut = [seen(detector.detect(f)) for f in frames]
+    edges = counting(monkeypatch, "edge_regions")
+    monkeypatch.setattr(detector_module, "_plain", lambda frame, found: False)
+    full = [seen(detector.detect(f)) for f in frames]
+    assert edges[0] == len(frames)  # the full search, every time
+    assert shortcut == full
+
+
+def test_plain_means_every_outline_read_as_a_counted_card_and_no_bare_stock() -> None:
+    frame, placed = scene(FOUR, seed=11)
+    quads = [p.quad.astype(np.float32) for p in placed]
+    read = [Detection(q, s.card, 0.95) for q, s in zip(quads, FOUR, strict=True)]
+    assert _plain(frame, read)
+    assert not _plain(frame, [])
+    assert not _plain(frame, [*read[:3], Detection(quads[3], None, 0.0)])  # one unread
+    assert not _plain(frame, [*read[:3], Detection(quads[3], "3C", 0.45)])  # one weak
+    # on a light table the stock round the cards is as white as theirs: cards may lie
+    # there that only the edge mask outlines
+    light, placed = scene(FOUR, seed=3, table_colour=LIGHT_TABLES[1])
+    quads = [p.quad.astype(np.float32) for p in placed]
+    assert not _plain(light, [Detection(q, s.card, 0.95) for q, s in zip(quads, FOUR, strict=True)])
