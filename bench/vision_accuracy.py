@@ -50,7 +50,7 @@ sys.path.append(str(Path(__file__).resolve().parent))  # photo_split, after the 
 from photo_split import PARTS, in_part  # noqa: E402
 
 from vision import CardDetector, glyphs, render  # noqa: E402
-from vision.capture import card_code  # noqa: E402
+from vision.capture import CaptureError, card_code  # noqa: E402
 from vision.imageio import read_image  # noqa: E402
 from vision.index import corners, find_index  # noqa: E402
 from vision.locate import find_quads, rectify  # noqa: E402
@@ -167,6 +167,35 @@ def load_frame(path: Path, unstretch: bool = False) -> np.ndarray | None:
     return cv2.resize(
         img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
     )
+
+
+def scene_labels(raw: object, folder: Path) -> dict[str, list[str]]:
+    """labels.json's scenes: file name → the card codes in view, each given as a code
+    (``AS``, ``10h``) or as an object with a ``card`` (and a ``box``, or anything else,
+    which is not needed here). Raises ValueError (or CaptureError for a card that is
+    none) naming the file; a file named but not in ``folder`` is left out, and said so."""
+    if not isinstance(raw, dict):
+        raise ValueError("should map each photo's file name to the cards in view")
+    out = {}
+    for name, cards in raw.items():
+        if not isinstance(cards, list):
+            raise ValueError(f"{name}: should be a list of cards, not {cards!r}")
+        codes = []
+        for c in cards:
+            text = c.get("card") if isinstance(c, dict) else c
+            if not isinstance(text, str):
+                raise ValueError(
+                    f"{name}: {c!r} names no card (a code like AS, or {{'card': 'AS'}})"
+                )
+            try:
+                codes.append(card_code(text))
+            except CaptureError as e:
+                raise CaptureError(f"{name}: {e}") from None
+        if not (folder / name).is_file():
+            print(f"labels.json names {name}, which is not in {folder}: left out")
+            continue
+        out[name] = codes
+    return out
 
 
 def _timed(fn, *a):  # noqa: ANN001, ANN202
@@ -370,7 +399,11 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--index-boxes: no such file: {args.index_boxes}")
     labels_file = args.dir / "labels.json"
     if labels_file.exists():
-        labels = json.loads(labels_file.read_text())
+        try:
+            labels = scene_labels(json.loads(labels_file.read_text()), args.dir)
+        except (ValueError, CaptureError) as e:
+            print(f"vision_accuracy: {labels_file}: {e}")
+            return 2
         boxes_file = args.index_boxes or index_boxes_file(args.dir)
         boxes = json.loads(boxes_file.read_text()) if boxes_file else None
         names = sorted(n for n in labels if in_part(n, args.part) and args.only in n)

@@ -151,6 +151,32 @@ def test_scenes_are_saved_with_labels(tmp_path: Path, capsys) -> None:
     assert summary.startswith("vision_scenes scenes=2 cards=3 right_pct=100.0 wrong=0")
 
 
+def test_scene_labels_may_carry_boxes_and_bad_ones_are_named(tmp_path: Path) -> None:
+    """labels.json as another tool writes it: cards as objects with a box, a photo named
+    that is not there; and a label that is no card, which stops the bench with a message
+    naming the photo, not a traceback."""
+    scenes = tmp_path / "scenes"
+    scenes.mkdir()
+    img, _ = scene([CardSpec("QD", (640, 480), 300, 20)], seed=2, glare=False)
+    cv2.imwrite(str(scenes / "table.jpg"), img)
+    boxed = {"table.jpg": [{"card": "qd", "box": [10, 10, 50, 80]}], "gone.jpg": ["AS"]}
+    (scenes / "labels.json").write_text(json.dumps(boxed))
+    done = subprocess.run(
+        [sys.executable, str(BENCH), str(scenes)], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert "gone.jpg, which is not in" in done.stdout
+    summary = done.stdout.strip().splitlines()[-1]
+    assert summary.startswith("vision_scenes scenes=1 cards=1 right_pct=100.0 wrong=0")
+    (scenes / "labels.json").write_text(json.dumps({"table.jpg": ["QD", "11S"]}))
+    done = subprocess.run(
+        [sys.executable, str(BENCH), str(scenes)], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 2
+    assert "table.jpg: '11S' is not a card" in done.stdout
+    assert "Traceback" not in done.stderr
+
+
 def test_names_and_cards_are_checked() -> None:
     assert card_code("10h") == "TH" and card_code(" qs ") == "QS"
     with pytest.raises(CaptureError):
