@@ -64,6 +64,10 @@ COUNTED = TrackerConfig().min_confidence
 LABEL = re.compile(r"^(10|[AKQJT98765432])([SHDC])", re.IGNORECASE)
 
 
+#: The photo files a folder of single cards is read for (OpenCV decodes them all).
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff")
+
+
 def label_of(path: Path) -> str | None:
     m = LABEL.match(path.name)
     if not m:
@@ -397,6 +401,9 @@ def main(argv: list[str] | None = None) -> int:
     baseline = TemplateBaseline()
     if args.index_boxes is not None and not args.index_boxes.is_file():
         ap.error(f"--index-boxes: no such file: {args.index_boxes}")
+    if not args.dir.is_dir():
+        print(f"vision_accuracy: {args.dir} is not a folder")
+        return 2
     labels_file = args.dir / "labels.json"
     if labels_file.exists():
         try:
@@ -424,12 +431,18 @@ def main(argv: list[str] | None = None) -> int:
             p
             for p in args.dir.iterdir()
             if label_of(p)
-            and p.suffix.lower() in (".jpg", ".jpeg", ".png")
+            and p.suffix.lower() in PHOTO_SUFFIXES
             and in_part(p.name, args.part)
             and args.only in p.name
         )[:: args.every]
         if args.limit:
             paths = paths[: args.limit]
+        if not paths:
+            print(
+                f"vision_accuracy: no labelled photo in {args.dir}: name single-card photos "
+                "by their card first (AS_1.jpg, 10h.png), or give scenes a labels.json"
+            )
+            return 2
         line = bench_singles(paths, detector, baseline, args.show_misses, args.unstretch)
     print(f"rss {rss_mb():.0f} MB (before vision {rss_before:.0f} MB)")
     print(line)

@@ -177,6 +177,15 @@ def test_scene_labels_may_carry_boxes_and_bad_ones_are_named(tmp_path: Path) -> 
     assert "Traceback" not in done.stderr
 
 
+def test_a_folder_with_no_labelled_photo_is_said_so(tmp_path: Path, capsys) -> None:
+    (tmp_path / "holiday.jpg").write_bytes(b"")
+    main = runpy.run_path(str(BENCH), run_name="bench")["main"]
+    assert main([str(tmp_path)]) == 2
+    assert "no labelled photo" in capsys.readouterr().out
+    assert main([str(tmp_path / "missing")]) == 2
+    assert "is not a folder" in capsys.readouterr().out
+
+
 def test_names_and_cards_are_checked() -> None:
     assert card_code("10h") == "TH" and card_code(" qs ") == "QS"
     with pytest.raises(CaptureError):
