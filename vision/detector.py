@@ -165,6 +165,9 @@ class CardDetector:
         #: The frame's outlines read so far (by their bytes), while a frame is read: a
         #: frame read a second time with the edge mask reads its other outlines once.
         self._reads: dict[bytes, CardRead] | None = None
+        #: The same for outline groups (by their first outline), with reads kept from
+        #: the camera's last frame.
+        self._groups: dict[bytes, tuple[_GroupRead, bool]] | None = None
         #: The frame's masks and their outlines, while a frame is read.
         self._sources: Sources | None = None
         #: The camera's reads kept from its last frame, while a frame is read.
@@ -225,6 +228,7 @@ class CardDetector:
     def _detect(self, frame_bgr: np.ndarray) -> list[Detection]:
         self._colour = not colourless(frame_bgr)
         self._reads = {}
+        self._groups = {}
         self._sources = None
         try:
             # most frames' cards are all outlined by the colour masks: the edge mask (the
@@ -237,6 +241,7 @@ class CardDetector:
             return found
         finally:
             self._reads = None
+            self._groups = None
             self._sources = None
 
     def _detect_from(self, frame_bgr: np.ndarray, edges: bool) -> list[Detection] | None:
@@ -734,11 +739,23 @@ class CardDetector:
         """Alternative outlines of one card, read in turn until one reads (or the read
         kept from the camera's last frame, where the same outline lies unchanged)."""
         q0 = group[0] if isinstance(group[0], np.ndarray) else None
-        kept = self._known.recall(q0) if self._known is not None and q0 is not None else None
-        if kept is None:
-            kept = self._read_alternatives(frame_bgr, group)
-            if self._known is not None and q0 is not None and not _doubtful(kept):
-                self._known.keep(q0, kept)
+        key = q0.tobytes() if q0 is not None and self._groups is not None else None
+        first = self._groups.get(key) if key is not None else None
+        if first is not None and (first[0].card is not None or first[1]):
+            # read in the frame's first pass as a card (its second pass only adds the
+            # edge mask's outlines, after the ones that read), or kept from the last
+            # frame (which the second pass would otherwise read afresh)
+            kept = first[0]
+        else:
+            recalled = None
+            if first is None and self._known is not None and q0 is not None:
+                recalled = self._known.recall(q0)
+            kept = recalled if recalled is not None else self._read_alternatives(frame_bgr, group)
+            if recalled is None and self._known is not None and q0 is not None:
+                if not _doubtful(kept):
+                    self._known.keep(q0, kept)
+            if key is not None:
+                self._groups[key] = (kept, recalled is not None)
         if kept.card is None:
             return Detection(group[0] if q0 is not None else kept.quad, None, kept.confidence)
         self._dark_deck |= kept.negative

@@ -113,12 +113,20 @@ class KnownReads(Generic[Read]):
         return None
 
     def keep(self, quad: np.ndarray, read: Read, kind: Hashable = "read") -> None:
-        """What ``quad`` read as in this frame (``kind``: see :meth:`recall`)."""
+        """What ``quad`` read as in this frame (``kind``: see :meth:`recall`). Kept again
+        in the same frame (the detector's second pass, with the edge mask, reading an
+        outline the first read as nothing), its last read is the one kept."""
         assert self._thumb is not None, "start() the frame first"
-        box = self._box(np.asarray(quad, np.float32))
+        q = np.asarray(quad, np.float32)
+        box = self._box(q)
         x0, y0, x1, y1 = box
         patch = self._thumb[y0:y1, x0:x1].copy()
-        self._next.append(_Kept(np.asarray(quad, np.float32).copy(), box, patch, read, kind))
+        self._next = [
+            k
+            for k in self._next
+            if k.kind != kind or k.quad.shape != q.shape or (k.quad != q).any()
+        ]
+        self._next.append(_Kept(q.copy(), box, patch, read, kind))
 
     def _near(self, a: np.ndarray, b: np.ndarray) -> bool:
         return a.shape == b.shape and float(np.abs(a - b).max()) <= self.near_px

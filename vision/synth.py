@@ -260,13 +260,16 @@ def scene_and_empty(
 
 
 def a_card_later(
-    cards: list[CardSpec], seed: int = 0, size: tuple[int, int] = (1280, 960)
+    cards: list[CardSpec],
+    seed: int = 0,
+    size: tuple[int, int] = (1280, 960),
+    table_colour: tuple[int, int, int] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, list[Placed]]:
     """Two frames of one table under one camera: all but the last of ``cards`` lying on
     it, then a moment later the last put down too (the same light and glare, fresh sensor
-    noise and JPEG loss), as a camera sees a play."""
+    noise and JPEG loss), as a camera sees a play. ``table_colour``: as :func:`table`."""
     rng = np.random.default_rng(seed)
-    img = table(rng, size)
+    img = table(rng, size, table_colour)
     placed = []
     for spec in cards[:-1]:
         face = card_face(spec.card, spec.style) if spec.card else card_back()

@@ -147,6 +147,23 @@ def test_kept_reads_follow_the_outline_and_its_patch():
     assert known.recall(quad) is None
 
 
+def test_an_outline_kept_twice_in_a_frame_keeps_its_last_read():
+    """The detector reads a light table's frame twice (the second time with the edge
+    mask): an outline read as nothing, then as a card, is kept once, as the card."""
+    frame, placed = scene([CardSpec("2D", SPOTS["east"], 280.0, 10.0)], seed=2)
+    quad = placed[0].quad.astype(np.float32)
+    known: KnownReads[str] = KnownReads()
+    known.start(frame)
+    known.keep(quad, "nothing")
+    known.keep(quad + 5.0, "another outline")
+    known.keep(quad, "2D")
+    known.finish()
+    known.start(again(frame, 1))
+    assert known.recall(quad) == "2D"
+    assert known.recall(quad) is None  # once
+    assert known.recall(quad + 5.0) == "another outline"
+
+
 @pytest.mark.parametrize("new_zones", [False, True])
 def test_the_camera_reader_keeps_reads_until_its_zones_change(new_zones):
     before, after, _ = a_card_later(PLAY, seed=21)

@@ -12,7 +12,8 @@ import vision.detector as detector_module
 import vision.locate as locate_module
 from vision import CardDetector
 from vision.detector import Detection, _plain
-from vision.synth import LIGHT_TABLES, CardSpec, scene
+from vision.known import KnownReads
+from vision.synth import LIGHT_TABLES, CardSpec, a_card_later, scene
 
 FOUR = [
     CardSpec("QS", (640, 700), 260.0, 0.0),
@@ -129,3 +130,41 @@ def test_plain_means_every_outline_read_as_a_counted_card_and_no_bare_stock() ->
     light, placed = scene(FOUR, seed=3, table_colour=LIGHT_TABLES[1])
     quads = [p.quad.astype(np.float32) for p in placed]
     assert not _plain(light, [Detection(q, s.card, 0.95) for q, s in zip(quads, FOUR, strict=True)])
+
+
+class NotingKeeps(KnownReads):
+    """The camera's kept reads, noting each outline kept in the frame being read."""
+
+    def start(self, frame_bgr: np.ndarray) -> None:
+        super().start(frame_bgr)
+        self.kept_now: list[bytes] = []
+
+    def keep(self, quad: np.ndarray, read, kind="read") -> None:  # noqa: ANN001
+        if kind == "read":
+            self.kept_now.append(np.asarray(quad, np.float32).tobytes())
+        super().keep(quad, read, kind)
+
+
+def test_a_frame_read_twice_keeps_and_recalls_each_read_once(detector: CardDetector) -> None:
+    """A light table's frame of play is read in two passes; the second must neither keep
+    a read again (the next frame would hold it twice) nor miss the reads the first pass
+    recalled from the last frame (it would read those cards afresh)."""
+    play = [
+        CardSpec("QS", (640, 760), 280.0, 15.0),
+        CardSpec("7H", (250, 480), 270.0, 100.0),
+        CardSpec("TD", (640, 200), 290.0, 200.0),
+        CardSpec("3C", (1030, 480), 260.0, 300.0),
+    ]
+    before, after, _ = a_card_later(play, seed=21, table_colour=LIGHT_TABLES[0])
+    known = NotingKeeps()
+    assert cards(detector.detect(before, known=known)) == ["7H", "QS", "TD"]
+    assert len(set(known.kept_now)) == len(known.kept_now)
+    dets = detector.detect(after, known=known)
+    assert cards(dets) == ["3C", "7H", "QS", "TD"]
+    assert len(set(known.kept_now)) == len(known.kept_now)
+    # the three cards lying still were recalled, not kept afresh: only the new card
+    # (and outlines that read as nothing) were read in this frame
+    read_now = {
+        d.card for d in dets if d.card and d.quad.astype(np.float32).tobytes() in known.kept_now
+    }
+    assert read_now == {"3C"}
