@@ -36,6 +36,7 @@ from vision.locate import (
     card_map,
     dark_quads,
     dark_quads_and_mask,
+    difference_mask,
     grouped,
     mask_sources,
     outlines,
@@ -266,7 +267,7 @@ class CardDetector:
             if det.card is None:
                 unread.append(group)
             out.append(det)
-        if not edges and not _plain(frame_bgr, out):
+        if not edges and not _plain(frame_bgr, out, self.empty):
             return None
         # still unread: maybe its short side was picked wrong (an oblique view, a nearly
         # square outline), so each outline is tried turned 90° before giving up
@@ -315,7 +316,7 @@ class CardDetector:
             any(d.confidence < CORNER_MIN or _misshapen(d.quad) for d in out if d.card)
             or any(id(d) in self._one_corner for d in out)
             or _pale_gaps(frame_bgr, outlined)
-            or _bare_stock(frame_bgr, out)
+            or _bare_stock(frame_bgr, out, self.empty)
         ):
             # the same where the unread outline was dropped as the table's, or a card read
             # only weakly (cards on a knit cloth, outlined together with its folds), or
@@ -780,13 +781,14 @@ class CardDetector:
         return first
 
 
-def _plain(frame_bgr: np.ndarray, found: list[Detection]) -> bool:
+def _plain(frame_bgr: np.ndarray, found: list[Detection], empty: np.ndarray | None = None) -> bool:
     """Whether a frame's outlines without the edge mask explain it: each read as a card
-    the tracker counts, and no stock as white as theirs bare beside them."""
+    the tracker counts, and no stock as white as theirs bare beside them (``empty``: see
+    :func:`_bare_stock`)."""
     return (
         bool(found)
         and all(d.card and d.confidence >= CORNER_MIN for d in found)
-        and not _bare_stock(frame_bgr, found)
+        and not _bare_stock(frame_bgr, found, empty)
     )
 
 
@@ -995,10 +997,14 @@ BARE_SHARE = 0.2
 STOCK_SHARE = 0.8
 
 
-def _bare_stock(frame_bgr: np.ndarray, found: list[Detection]) -> bool:
+def _bare_stock(
+    frame_bgr: np.ndarray, found: list[Detection], empty: np.ndarray | None = None
+) -> bool:
     """Whether there is card stock outside the cards read (grown a little): pixels as
     white as the inside of the cards read (value less saturation, the paper mask's
-    score), making up at least :data:`BARE_SHARE` of a card in one piece."""
+    score), making up at least :data:`BARE_SHARE` of a card in one piece. ``empty``, the
+    empty table captured at calibration (the frame's size): only what differs from it
+    counts, so a white cloth is not taken for cards the outlines missed."""
     read = [d for d in found if d.card]
     if not read:
         return False
@@ -1009,8 +1015,11 @@ def _bare_stock(frame_bgr: np.ndarray, found: list[Detection]) -> bool:
         return False
     stock = float(np.median(score[inside > 0]))
     grown = _filled(score.shape, [_grown(d.quad, 0.15).reshape(-1, 2) for d in read])
-    bare = ((score >= STOCK_SHARE * stock) & (grown == 0)).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(bare, connectivity=8)
+    bare = (score >= STOCK_SHARE * stock) & (grown == 0)
+    if empty is not None and empty.shape == frame_bgr.shape:
+        changed = difference_mask(frame_bgr[::COARSE, ::COARSE], empty[::COARSE, ::COARSE])
+        bare &= changed > 0
+    n, _, stats, _ = cv2.connectedComponentsWithStats(bare.astype(np.uint8), connectivity=8)
     card = median([cv2.contourArea(d.quad) for d in read]) / COARSE**2
     return n > 1 and int(stats[1:, cv2.CC_STAT_AREA].max()) >= BARE_SHARE * card
 
