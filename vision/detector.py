@@ -650,6 +650,28 @@ class CardDetector:
         ranks = [RANK_AT, (width - RANK_AT[0], height - RANK_AT[1])][: 2 if both else 1]
         return any(np.hypot(x / w - rx, y / w - ry) < RANK_TO_SUIT for rx, ry in ranks)
 
+    def _read_twice(self, card: Detection, pair: Detection) -> bool:
+        """Whether ``pair`` (a card found by an index pair, less surely than ``card``) is
+        ``card``'s other index read again: ``card`` was read from one corner of its
+        outline, ``pair``'s index lies in the other half of it (the outline of a card so
+        read may be off: glare, a pile), and the index read from lies towards where
+        ``pair``'s card would have its far index (one card, two reads)."""
+        lone = self._one_corner.get(id(card))
+        entry = self._by_index.get(id(pair))
+        if lone is None or entry is None or pair.confidence >= card.confidence:
+            return False
+        _, m, corner = lone
+        x, y, w = m @ np.array([*self._index_point(pair), 1.0])
+        if (y / w < CARD_SIZE[1] / 2) != (corner == 1):
+            return False  # not in the half of the outline that was not read
+        read_at = RANK_AT if corner == 0 else tuple(np.array(CARD_SIZE) - np.array(RANK_AT))
+        x, y, w = np.linalg.inv(m) @ np.array([*read_at, 1.0])
+        a, b, c = entry[1] @ np.array([x / w, y / w, 1.0])
+        # past both of the pair's card's middles, towards its far corner (the pair gives
+        # the card's size from one index only, so not its far index corner exactly)
+        width, height = CARD_SIZE
+        return width / 2 < a / c < 1.5 * width and height / 2 < b / c < 1.5 * height
+
     def _index_point(self, d: Detection) -> tuple[float, float]:
         """Where the rank of a card read from index pairs alone lies, in frame pixels."""
         _, m, _ = self._by_index[id(d)]
@@ -682,6 +704,9 @@ class CardDetector:
             d for d in found if d.card and d.confidence >= CORNER_MIN and not _misshapen(d.quad)
         ]
         pairs = self._from_index_pairs(frame_bgr, sure, CORNER_MIN)
+        # a card read from one corner whose other index was read again, less surely, as
+        # another card (a ten under glare, its "1" washed out, read as a queen)
+        pairs = [p for p in pairs if not any(self._read_twice(d, p) for d in sure)]
         if not pairs:
             return found
         cards = {p.card for p in pairs}

@@ -210,3 +210,30 @@ def test_a_calibrated_wood_table_reads_a_ten_as_a_ten(seed: int) -> None:
     got = {d.card: d.confidence for d in CardDetector(empty=empty).detect(frame) if d.card}
     assert got.get("TD", 0.0) >= 0.5
     assert "QD" not in got
+
+
+def test_a_card_read_from_one_corner_is_not_read_again_from_its_other() -> None:
+    """A ten lying under a lamp's glare: its outline runs into the glare and it is read
+    from its lower corner alone; its upper index, the "1" washed out, was read again by
+    the corner-index search as a queen of its suit, surely enough to count (one card
+    read twice). An index pair in the outline's unread half, whose card would have its
+    far index where the outline's corner was read, is that card's own."""
+    specs = [  # (drawn at random once; the ten's glare depends on every digit)
+        CardSpec(
+            "QS", (946.5270734190849, 572.6015229146021), 298.7248730646733, 212.3970094838197
+        ),
+        CardSpec(
+            "KH", (517.7659897527252, 712.2174798629432), 276.3033752297911, 229.6787690837996
+        ),
+        CardSpec(
+            "TD", (333.47292658091504, 387.3984770853979), 280.5870146287673, 54.283686900612736
+        ),
+        CardSpec(
+            "4C", (762.2340102472748, 247.78252013705682), 266.41880803129123, 86.2430262586284
+        ),
+    ]
+    frame, empty, _ = scene_and_empty(specs, seed=205, table_colour=LIGHT_TABLES[2])
+    for reference in (empty, None):
+        got = {d.card: d.confidence for d in CardDetector(empty=reference).detect(frame)}
+        assert got.get("TD", 0.0) >= 0.5
+        assert got.get("QD", 0.0) < 0.5
