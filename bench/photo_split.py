@@ -40,6 +40,10 @@ the held-out part of their time; ``docs/camera.md`` says which is which.
 from __future__ import annotations
 
 import re
+from pathlib import Path
+
+import cv2
+import numpy as np
 
 _PHONE_WHITE = re.compile(r"IMG_(\d{8})_(\d{6})")
 _PHONE_BLACK = re.compile(r"IMG_(\d{4})_JPG")
@@ -96,3 +100,24 @@ def in_part(name: str, part: str) -> bool:
             and _late(name, _INNER_CUT) == (part == "dev-late")
         )
     return held_out(name) == (part == "held")
+
+
+def development_photos(root: Path) -> list[tuple[str, np.ndarray]]:
+    """(file name, photo) for the development part of the set under ``root`` (its
+    ``singles/``, then its ``scenes/``), each scaled to 1280 px long side; photos that
+    will not decode are left out. The held-out part is never read."""
+    out = []
+    for folder in ("singles", "scenes"):
+        if not (root / folder).is_dir():
+            continue
+        for p in sorted((root / folder).iterdir()):
+            if p.suffix != ".jpg" or not in_part(p.name, "dev"):
+                continue
+            img = cv2.imread(str(p))
+            if img is None:
+                continue
+            h, w = img.shape[:2]
+            s = 1280 / max(h, w)
+            size = (round(w * s), round(h * s))
+            out.append((p.name, cv2.resize(img, size, interpolation=cv2.INTER_AREA)))
+    return out

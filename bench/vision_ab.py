@@ -46,30 +46,6 @@ def detector_of(root: Path):  # noqa: ANN201
         sys.path.pop(0)
 
 
-def development_photos(root: Path) -> list:
-    """The development part's photos (singles, then scenes), each scaled to 1280 px."""
-    sys.path.append(str(ROOT / "bench"))
-    from photo_split import in_part
-
-    paths = []
-    for folder in ("singles", "scenes"):
-        if (root / folder).is_dir():
-            paths += sorted(
-                p
-                for p in (root / folder).iterdir()
-                if p.suffix == ".jpg" and in_part(p.name, "dev")
-            )
-    frames = []
-    for p in paths:
-        img = cv2.imread(str(p))
-        if img is None:
-            continue
-        h, w = img.shape[:2]
-        s = 1280 / max(h, w)
-        frames.append(cv2.resize(img, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA))
-    return frames
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -88,7 +64,10 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     detectors = [detector_of(args.before), detector_of(args.after)]
     if args.photos is not None:
-        frames = development_photos(args.photos)[:: max(1, args.every)]
+        sys.path.append(str(ROOT / "bench"))
+        from photo_split import development_photos
+
+        frames = [img for _, img in development_photos(args.photos)][:: max(1, args.every)]
         if not frames:
             print(f"vision_ab: no development photos under {args.photos}")
             return 2

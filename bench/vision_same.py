@@ -38,7 +38,7 @@ def dump(out: Path, photos: Path | None, code: Path) -> int:
     sys.path.insert(0, str(code))
     sys.path.append(str(ROOT / "bench"))  # photo_split, after the package
     import cv2
-    from photo_split import in_part
+    from photo_split import development_photos
 
     from vision import CardDetector
 
@@ -58,20 +58,8 @@ def dump(out: Path, photos: Path | None, code: Path) -> int:
     for i, (frame, _) in enumerate(tables["four_card_tables"](40)):
         frames[f"rendered-{i}"] = record(detector.detect(frame))
     if photos is not None:
-        paths = sorted(p for p in (photos / "singles").iterdir() if in_part(p.name, "dev"))
-        paths += sorted(
-            p
-            for p in (photos / "scenes").iterdir()
-            if p.suffix == ".jpg" and in_part(p.name, "dev")
-        )
-        for p in paths:
-            img = cv2.imread(str(p))
-            if img is None:
-                continue
-            h, w = img.shape[:2]
-            s = 1280 / max(h, w)
-            img = cv2.resize(img, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
-            frames[p.name] = record(detector.detect(img))
+        for name, img in development_photos(photos):
+            frames[name] = record(detector.detect(img))
     out.write_text(json.dumps(frames))
     import vision
 
