@@ -222,6 +222,7 @@ def bench_singles(
     for p in paths:
         img = load_frame(p, unstretch)
         if img is None:
+            print(f"{p.name} will not decode as a picture: left out")
             continue
         truth = label_of(p)
         dets, ms = _timed(detector.detect, img)
@@ -308,6 +309,7 @@ def bench_scenes(
     for name, truth_list in labels.items():
         img = load_frame(folder / name, unstretch)
         if img is None:
+            print(f"{name} will not decode as a picture: left out")
             continue
         truth = {card_code(c) for c in truth_list}
         dets, ms = _timed(detector.detect, img)
@@ -437,6 +439,13 @@ def main(argv: list[str] | None = None) -> int:
         )[:: args.every]
         if args.limit:
             paths = paths[: args.limit]
+        unnamed = sorted(
+            p.name
+            for p in args.dir.iterdir()
+            if p.suffix.lower() in PHOTO_SUFFIXES and not label_of(p)
+        )
+        if unnamed:
+            print(f"{len(unnamed)} photos not named by their card left out (first: {unnamed[0]})")
         if not paths:
             print(
                 f"vision_accuracy: no labelled photo in {args.dir}: name single-card photos "
@@ -446,6 +455,9 @@ def main(argv: list[str] | None = None) -> int:
         line = bench_singles(paths, detector, baseline, args.show_misses, args.unstretch)
     print(f"rss {rss_mb():.0f} MB (before vision {rss_before:.0f} MB)")
     print(line)
+    if line.startswith(("vision images=0 ", "vision_scenes scenes=0 ")):
+        print(f"vision_accuracy: no photo in {args.dir} could be read")
+        return 2
     return 0
 
 

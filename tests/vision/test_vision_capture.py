@@ -181,7 +181,12 @@ def test_a_folder_with_no_labelled_photo_is_said_so(tmp_path: Path, capsys) -> N
     (tmp_path / "holiday.jpg").write_bytes(b"")
     main = runpy.run_path(str(BENCH), run_name="bench")["main"]
     assert main([str(tmp_path)]) == 2
-    assert "no labelled photo" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "no labelled photo" in out and "1 photos not named by their card" in out
+    (tmp_path / "KD_broken.jpg").write_bytes(b"not a picture")
+    assert main([str(tmp_path)]) == 2
+    out = capsys.readouterr().out
+    assert "KD_broken.jpg will not decode" in out and "no photo" in out
     assert main([str(tmp_path / "missing")]) == 2
     assert "is not a folder" in capsys.readouterr().out
 
