@@ -86,6 +86,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--layout", choices=("grid", "ids"), default="grid")
     ap.add_argument("--rsvg", default=shutil.which("rsvg-convert") or "rsvg-convert")
     args = ap.parse_args(argv)
+    if not args.theme.is_file():
+        print(f"deck_faces: no theme file {args.theme} (gnome-cards-data, kdegames-card-data-kf5)")
+        return 2
+    if shutil.which(args.rsvg) is None:
+        print(f"deck_faces: {args.rsvg} not found: install librsvg2-bin, or give --rsvg PATH")
+        return 2
     args.out.mkdir(parents=True, exist_ok=True)
     n = (grid if args.layout == "grid" else ids)(args.theme, args.out, args.rsvg)
     print(f"deck_faces theme={args.theme.name} faces={n} out={args.out}")
