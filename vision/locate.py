@@ -717,9 +717,9 @@ def mask_sources(
     empty: np.ndarray | None = None,
     fits: Fits | None = None,
 ) -> Sources:
-    """The colour masks of a frame and their outlines: the empty-table difference (when
-    ``empty``, a frame of the empty table, is given), paper, brighter than the table
-    around it. ``fits``: see :func:`find_candidates`."""
+    """The colour masks of a frame and their outlines, in this order: paper, the
+    empty-table difference (when ``empty``, a frame of the empty table, is given),
+    brighter than the table around it. ``fits``: see :func:`find_candidates`."""
     small, scale = work_copy(frame_bgr)
     balanced = white_balance(small)
     masks = [(m, True) for m in paper_masks(balanced)]
@@ -805,8 +805,9 @@ def find_candidates(
 ) -> list[list[Outline]]:
     """Card outlines in full-frame pixels, grouped per card, best guess first in each group.
 
-    Each outline is ordered by :func:`order_quad`. The masks are tried in order — the
-    empty-table difference (when ``empty``, a frame of the empty table, is given), paper,
+    Each outline is ordered by :func:`order_quad`. The masks are tried in order — paper,
+    the empty-table difference (when ``empty``, a frame of the empty table, is given:
+    after paper, since it outlines a card with its shadow, a few pixels too big),
     brighter than the table around it, closed by edges — and a card's first outline comes
     from the first mask that found it; the others are its alternatives. ``masks_out``,
     if given, receives each mask with its scale (mask pixels per frame pixel), for the
