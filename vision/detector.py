@@ -169,6 +169,9 @@ class CardDetector:
         #: The same for outline groups (by their first outline), with reads kept from
         #: the camera's last frame.
         self._groups: dict[bytes, tuple[_GroupRead, bool]] | None = None
+        #: Whether stock lies bare beside the cards read, by their outlines' bytes, while
+        #: a frame is read.
+        self._bare: dict[bytes, bool] | None = None
         #: The frame's masks and their outlines, while a frame is read.
         self._sources: Sources | None = None
         #: The camera's reads kept from its last frame, while a frame is read.
@@ -231,6 +234,7 @@ class CardDetector:
         self._reads = {}
         self._groups = {}
         self._sources = None
+        self._bare = {}
         try:
             # most frames' cards are all outlined by the colour masks: the edge mask (the
             # costliest, for light tables) is made only where they leave something out
@@ -244,6 +248,7 @@ class CardDetector:
             self._reads = None
             self._groups = None
             self._sources = None
+            self._bare = None
 
     def _detect_from(self, frame_bgr: np.ndarray, edges: bool) -> list[Detection] | None:
         self._dark_deck = False
@@ -267,7 +272,7 @@ class CardDetector:
             if det.card is None:
                 unread.append(group)
             out.append(det)
-        if not edges and not _plain(frame_bgr, out, self.empty):
+        if not edges and not _plain(frame_bgr, out, self.empty, self._bare_stock):
             return None
         # still unread: maybe its short side was picked wrong (an oblique view, a nearly
         # square outline), so each outline is tried turned 90° before giving up
@@ -316,7 +321,7 @@ class CardDetector:
             any(d.confidence < CORNER_MIN or _misshapen(d.quad) for d in out if d.card)
             or any(id(d) in self._one_corner for d in out)
             or _pale_gaps(frame_bgr, outlined)
-            or _bare_stock(frame_bgr, out, self.empty)
+            or self._bare_stock(frame_bgr, out, self.empty)
         ):
             # the same where the unread outline was dropped as the table's, or a card read
             # only weakly (cards on a knit cloth, outlined together with its folds), or
@@ -742,6 +747,18 @@ class CardDetector:
         )
         return self._corner_reads(frame_bgr, hypotheses, found, light)
 
+    def _bare_stock(
+        self, frame_bgr: np.ndarray, found: list[Detection], empty: np.ndarray | None
+    ) -> bool:
+        """:func:`_bare_stock`, worked out once a frame for the same cards read: asked
+        whether a frame is plain, then again before its cards are reported."""
+        key = b"".join(d.quad.tobytes() for d in found if d.card)
+        if self._bare is None:
+            return _bare_stock(frame_bgr, found, empty)
+        if key not in self._bare:
+            self._bare[key] = _bare_stock(frame_bgr, found, empty)
+        return self._bare[key]
+
     def _read_outline(self, frame_bgr: np.ndarray, q: np.ndarray) -> CardRead:
         """The card the outline ``q`` holds, read as :func:`vision.locate.rectify` would
         give it, pixel for pixel; its corners are warped first and the rest only if they
@@ -806,14 +823,19 @@ class CardDetector:
         return first
 
 
-def _plain(frame_bgr: np.ndarray, found: list[Detection], empty: np.ndarray | None = None) -> bool:
+def _plain(
+    frame_bgr: np.ndarray,
+    found: list[Detection],
+    empty: np.ndarray | None = None,
+    bare: Callable[[np.ndarray, list[Detection], np.ndarray | None], bool] | None = None,
+) -> bool:
     """Whether a frame's outlines without the edge mask explain it: each read as a card
     the tracker counts, and no stock as white as theirs bare beside them (``empty``: see
-    :func:`_bare_stock`)."""
+    :func:`_bare_stock`; ``bare``, that test as the detector keeps it for the frame)."""
     return (
         bool(found)
         and all(d.card and d.confidence >= CORNER_MIN for d in found)
-        and not _bare_stock(frame_bgr, found, empty)
+        and not (bare or _bare_stock)(frame_bgr, found, empty)
     )
 
 

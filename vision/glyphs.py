@@ -92,16 +92,31 @@ def features(glyphs: np.ndarray) -> np.ndarray:
     mag = np.sqrt(gx * gx + gy * gy)
     ang = np.arctan2(gy, gx)  # signed: ink is always the bright side
     pos = (ang + np.pi) / (2 * np.pi) * _BINS
-    lo = np.floor(pos).astype(np.int32) % _BINS
-    frac = pos - np.floor(pos)
-    bins = np.arange(_BINS, dtype=np.int32)
-    hist = (lo[..., None] == bins) * (mag * (1 - frac))[..., None]
-    hist += ((lo[..., None] + 1) % _BINS == bins) * (mag * frac)[..., None]
-    cells = hist.reshape(n, GLYPH_H // _CELL, _CELL, GLYPH_W // _CELL, _CELL, _BINS).sum(
-        axis=(2, 4)
-    )
-    hog = cells.reshape(n, -1)
+    below = np.floor(pos)
+    lo = below.astype(np.int32).ravel() % _BINS
+    frac = pos - below
+    # each pixel's magnitude shared between its two nearest direction bins, written
+    # into them (a comparison with every bin builds eight times the arrays)
+    hist = np.zeros((n, GLYPH_H, GLYPH_W, _BINS), np.float32)
+    flat = hist.reshape(-1, _BINS)
+    px = np.arange(flat.shape[0])
+    flat[px, lo] = (mag * (1 - frac)).ravel()
+    flat[px, (lo + 1) % _BINS] += (mag * frac).ravel()
+    hog = _block_sums(hist, _CELL).reshape(n, -1)
     hog /= np.linalg.norm(hog, axis=1, keepdims=True) + 1e-6
-    coarse = g.reshape(n, GLYPH_H // 2, 2, GLYPH_W // 2, 2).mean(axis=(2, 4)).reshape(n, -1)
+    coarse = (_block_sums(g, 2) * np.float32(0.25)).reshape(n, -1)
     coarse /= np.linalg.norm(coarse, axis=1, keepdims=True) + 1e-6
     return np.concatenate([hog, 0.7 * coarse], axis=1).astype(np.float32)
+
+
+def _block_sums(a: np.ndarray, k: int) -> np.ndarray:
+    """Sums over ``k``×``k`` blocks of a batch's rows and columns (axes 1 and 2), added
+    slice by slice: numpy's reduction over two inner axes of a reshaped array walks
+    them element by element, several times slower on these small glyph batches."""
+    rows = a[:, 0::k]
+    for i in range(1, k):
+        rows = rows + a[:, i::k]
+    out = rows[:, :, 0::k]
+    for i in range(1, k):
+        out = out + rows[:, :, i::k]
+    return out

@@ -461,9 +461,18 @@ def _grow(q: np.ndarray, by: float) -> np.ndarray:
 
 
 def _split(
-    c: np.ndarray, mask: np.ndarray, gray: np.ndarray, cfg: LocateConfig, lo: float, hi: float
+    c: np.ndarray,
+    mask: np.ndarray,
+    gray: np.ndarray,
+    cfg: LocateConfig,
+    lo: float,
+    hi: float,
+    wanted: int = 1,
 ) -> list[np.ndarray]:
-    """Card outlines inside one paper blob once it is cut along image edges."""
+    """Card outlines inside one paper blob once it is cut along image edges; none where
+    fewer than ``wanted`` pieces are the size of a card. (A blob already outlined whole
+    is cut for two cards side by side only: nearly every blob is one card, its one piece
+    the card itself, whose fit would only be thrown away.)"""
     x, y, w, h = cv2.boundingRect(c)
     blob = np.zeros((h, w), np.uint8)
     cv2.drawContours(blob, [c - [x, y]], -1, 255, -1)
@@ -472,12 +481,14 @@ def _split(
     blob[cv2.dilate(edges, np.ones((2, 2), np.uint8)) > 0] = 0
     blob = cv2.morphologyEx(blob, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     parts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    sized = [part for part in parts if lo <= cv2.contourArea(part) <= hi]
+    if len(sized) < wanted:
+        return []
     out = []
-    for part in parts:
-        if lo <= cv2.contourArea(part) <= hi:
-            q = _fit_quad(part, cfg)
-            if q is not None and not _is_frame(q + [x, y], mask.shape, cfg):
-                out.append(_grow(q, 1.5) + np.array([x, y], np.float32))
+    for part in sized:
+        q = _fit_quad(part, cfg)
+        if q is not None and not _is_frame(q + [x, y], mask.shape, cfg):
+            out.append(_grow(q, 1.5) + np.array([x, y], np.float32))
     return out
 
 
@@ -584,7 +595,7 @@ def _outline_blob(
         gray_cache.append(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
     # Two cards side by side can make a card-shaped blob too, so every blob is also
     # cut along image edges; if that yields several cards, they win.
-    parts = _split(c, mask, gray_cache[0], cfg, lo, hi)
+    parts = _split(c, mask, gray_cache[0], cfg, lo, hi, 1 if whole is None else 2)
     if len(parts) >= 2 or (whole is None and parts):
         return parts
     return [] if whole is None else [whole]

@@ -423,3 +423,43 @@ def test_light_cards_cut_by_the_frame_are_read_by_their_visible_corner(
     dets = [d for d in detector.detect(img) if d.card]
     assert sorted(d.card for d in dets) == ["4S", "9D", "JH"]
     assert all(0.5 <= d.confidence < 0.9 for d in dets if d.card != "9D")
+
+
+def _blob_of(mask: np.ndarray) -> np.ndarray:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    assert len(contours) == 1
+    return contours[0]
+
+
+def test_a_blob_outlined_whole_is_cut_only_for_cards_side_by_side(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import vision.locate as locate_module
+
+    fits = [0]
+    real_fit = locate_module._fit_quad
+
+    def counted(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        fits[0] += 1
+        return real_fit(*args, **kwargs)
+
+    monkeypatch.setattr(locate_module, "_fit_quad", counted)
+    cfg = locate_module.LocateConfig()
+    # one card: its blob is outlined whole, and its one piece is not fitted again
+    small = np.full((480, 640, 3), 60, np.uint8)
+    small[100:240, 100:200] = 235
+    mask = np.zeros((480, 640), np.uint8)
+    mask[100:240, 100:200] = 255
+    got = locate_module._outline_blob(_blob_of(mask), mask, small, [], cfg, True)
+    assert len(got) == 1 and fits[0] == 1
+    assert np.abs(np.sort(got[0][:, 0]) - [100, 100, 199, 199]).max() < 2
+    # two cards touching along their long sides: one blob of a card's shape (aspect
+    # 1.4), which the line between them cuts into the two cards
+    small[100:240, 200:300] = 235
+    small[100:240, 200] = 150
+    mask[100:240, 100:300] = 255
+    fits[0] = 0
+    got = locate_module._outline_blob(_blob_of(mask), mask, small, [], cfg, True)
+    assert len(got) == 2 and fits[0] == 3
+    centres = sorted(float(q[:, 0].mean()) for q in got)
+    assert abs(centres[0] - 150) < 3 and abs(centres[1] - 250) < 3

@@ -237,3 +237,23 @@ def test_a_card_read_from_one_corner_is_not_read_again_from_its_other() -> None:
         got = {d.card: d.confidence for d in CardDetector(empty=reference).detect(frame)}
         assert got.get("TD", 0.0) >= 0.5
         assert got.get("QD", 0.0) < 0.5
+
+
+def test_bare_stock_is_looked_for_once_for_the_same_cards(
+    detector: CardDetector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[tuple[str, ...]] = []
+    real = detector_module._bare_stock
+
+    def counted(frame, found, empty=None):  # noqa: ANN001, ANN202
+        calls.append(tuple(sorted(d.card for d in found if d.card)))
+        return real(frame, found, empty)
+
+    monkeypatch.setattr(detector_module, "_bare_stock", counted)
+    frame, _ = scene(FOUR, seed=11)
+    assert cards(detector.detect(frame)) == ["3C", "7H", "QS", "TD"]
+    # asked when the frame is found plain and again before its cards are reported
+    assert calls == [("3C", "7H", "QS", "TD")]
+    # a frame later, worked out afresh (the memo is the frame's own)
+    assert cards(detector.detect(frame)) == ["3C", "7H", "QS", "TD"]
+    assert len(calls) == 2
