@@ -44,7 +44,7 @@ from vision.locate import (
 )
 from vision.model import BLACK_SUITS, SUITS, DeckGlyphs, GlyphModel
 from vision.overlap import MAX_HYPOTHESES, card_short_side, corner_hypotheses
-from vision.pips import FIRST_PIPS_WINDOW, first_pips
+from vision.pips import BODY_X0, BODY_X1, BODY_Y0, BODY_Y1, FIRST_PIPS_WINDOW, first_pips
 from vision.plane import TablePlane
 from vision.reader import (
     DARK_GREY_STOCK,
@@ -859,12 +859,16 @@ class _GroupRead:
 
 
 def _body_windows(size: tuple[int, int]) -> list[tuple[int, int, int, int]]:
-    """Two windows that with the index corners (:func:`corner_windows`) cover the card:
-    right of the top-left corner down to the bottom-right one, and left of that one
-    from the top-left corner's foot (they overlap a little)."""
+    """The rest of what a read looks at once the index corners (:func:`corner_windows`)
+    are warped: the pips' part of the card (:data:`vision.pips.BODY_X0` …), in two
+    windows, right of the top-left corner down to the bottom-right one and left of
+    that one from the top-left corner's foot. (The card's margins beside the pips are
+    read by nothing: warped, they were a third of the body's warp.)"""
     w, h = size
     (_, _, ax1, ay1), (bx0, by0, _, _) = corner_windows(size)
-    return [(ax1, 0, w, by0), (0, ay1, bx0, h)]
+    x0, x1 = int(w * BODY_X0), int(w * BODY_X1)
+    y0, y1 = int(h * BODY_Y0), int(h * BODY_Y1)
+    return [(ax1, y0, x1, by0), (x0, ay1, bx0, y1)]
 
 
 BODY_WINDOWS = _body_windows(CARD_SIZE)

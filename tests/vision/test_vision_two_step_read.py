@@ -53,3 +53,48 @@ def test_a_dark_cards_pips_are_read_on_its_negative(monkeypatch) -> None:
     assert detector.reader.read(rectify(dark, quad, CARD_SIZE)).negative
     assert detector._read_outline(dark, quad).negative
     assert len(given) == 2 and min(given) > 128, given  # light stock both times
+
+
+def ten_of_spades_on_a_table() -> tuple[np.ndarray, np.ndarray]:
+    """A ten of spades (its pips at a real ten's places: the outer rows close to the
+    card's ends) on a dark table, turned and seen a little slanted; the frame and the
+    card's outline."""
+    from vision import render
+
+    w, h = CARD_SIZE
+    card = np.full((h, w, 3), 235, np.uint8)
+    pip = cv2.resize(render.suit_mask_shape("S", 64), (30, 34), interpolation=cv2.INTER_AREA)
+    places = [(x, y) for x in (0.3, 0.7) for y in (0.15, 0.38, 0.62, 0.85)]
+    places += [(0.5, 0.27), (0.5, 0.73)]
+    for fx, fy in places:
+        x, y = int(fx * w), int(fy * h)
+        m = pip if fy < 0.5 else pip[::-1, ::-1]
+        card[y - 17 : y + 17, x - 15 : x + 15][m > 127] = 30
+    quad = np.array([[330, 140], [520, 180], [470, 470], [270, 420]], np.float32)
+    corners = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    m = cv2.getPerspectiveTransform(corners, quad)
+    frame = np.full((600, 800, 3), (40, 70, 30), np.uint8)
+    seen = cv2.warpPerspective(card, m, (800, 600))
+    inside = cv2.warpPerspective(np.full((h, w), 255, np.uint8), m, (800, 600)) > 127
+    frame[inside] = seen[inside]
+    return frame, quad
+
+
+def test_the_two_steps_show_the_pips_reader_every_pip() -> None:
+    """The second step warps only the part of the card the pips lie in: the pips read
+    there must be the whole card's, the rows nearest its ends included."""
+    from vision.detector import BODY_WINDOWS, _corners_of
+    from vision.locate import card_map
+    from vision.pips import read_pips
+    from vision.warp import warp_windows
+
+    model = CardDetector().reader.model
+    frame, quad = ten_of_spades_on_a_table()
+    m = card_map(quad, CARD_SIZE)
+    part = _corners_of(frame, m)
+    warp_windows(frame, m, CARD_SIZE, BODY_WINDOWS, cv2.BORDER_REPLICATE, out=part)
+    whole = read_pips(rectify(frame, quad, CARD_SIZE), model)
+    got = read_pips(part, model)
+    assert whole is not None and whole.count == 10
+    assert got is not None and got.count == whole.count
+    assert np.array_equal(got.suit_proba, whole.suit_proba)
