@@ -69,6 +69,10 @@ CORNER_MIN = 0.5
 #: The same for a card found by its index alone, and the most such a read may claim.
 INDEX_MIN = 0.0
 INDEX_MOST = 0.8
+#: How far (rectified pixels) an index pair's rank may lie outside an outline's index
+#: corner and still be that corner's index read again: the pair gives its card's place
+#: from one index only, and a weak outline may be a little off (a card cut by the frame).
+REREAD_SLACK = 30.0
 #: How much of a card read from its index pair alone hides other ink (its width, its
 #: height, in its rectified 200×300 pixels): its index corner.
 #: (Development scenes: 50×80, 70×100, 100×150 read 63.1, 62.9, 62.7 % counted; the whole
@@ -692,10 +696,32 @@ class CardDetector:
         :meth:`_from_index_pairs` searches them beside cards that read); an outline
         that holds a card so found is the pile, and is dropped."""
         pairs = self._from_index_pairs(frame_bgr, [], CORNER_MIN)
+        pairs = [self._doubted_by(p, found, pairs) for p in pairs]
         if not pairs:
             return found
         kept = [d for d in found if not any(_holds(d.quad, p.center, 0.0) for p in pairs)]
         return kept + pairs
+
+    def _doubted_by(
+        self, pair: Detection, found: list[Detection], pairs: list[Detection]
+    ) -> Detection:
+        """``pair`` no surer than an outline read as another card whose own index
+        corner holds ``pair``'s index, where that is the only card found in it: one
+        index read two ways (a blurred flat-topped 3 read as a 5 alone, as a 3 where
+        the outline's pips had their say). An outline holding several is a pile, whose
+        weak read is its top card's or none."""
+        at = self._index_point(pair)
+        for d in found:
+            if not d.card or d.card == pair.card or d.confidence >= pair.confidence:
+                continue
+            if sum(_holds(d.quad, p.center, 0.0) for p in pairs) > 1:
+                continue
+            m = card_map(d.quad, CARD_SIZE)
+            if any(_in_index_corner(m, at, k, REREAD_SLACK) for k in (0, 1)):
+                doubted = replace(pair, confidence=d.confidence)
+                self._by_index[id(doubted)] = self._by_index[id(pair)]
+                return doubted
+        return pair
 
     def _beside_sure_cards(self, frame_bgr: np.ndarray, found: list[Detection]) -> list[Detection]:
         """The corner indices outside the cards read surely, searched as in
@@ -874,15 +900,18 @@ def _body_windows(size: tuple[int, int]) -> list[tuple[int, int, int, int]]:
 BODY_WINDOWS = _body_windows(CARD_SIZE)
 
 
-def _in_index_corner(m: np.ndarray, point: tuple[float, float], corner: int) -> bool:
+def _in_index_corner(
+    m: np.ndarray, point: tuple[float, float], corner: int, slack: float = 0.0
+) -> bool:
     """Whether ``point`` (frame pixels) lies in the index corner ``corner`` (0 top left,
-    1 bottom right, :data:`INDEX_REACH` of it) of the card the map ``m`` rectifies."""
+    1 bottom right, :data:`INDEX_REACH` of it) of the card the map ``m`` rectifies;
+    ``slack``: rectified pixels it may lie beyond, all round."""
     x, y, w = m @ np.array([point[0], point[1], 1.0])
     x, y = x / w, y / w
     rx, ry = INDEX_REACH
     if corner == 1:
         x, y = CARD_SIZE[0] - x, CARD_SIZE[1] - y
-    return 0 <= x <= rx and 0 <= y <= ry
+    return -slack <= x <= rx + slack and -slack <= y <= ry + slack
 
 
 def _shifts() -> tuple[np.ndarray, ...]:

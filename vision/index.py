@@ -25,6 +25,13 @@ RANK_MAX_X, RANK_MAX_Y = 0.17, 0.15
 #: blurred or washed-out print joins rank and suit into one blob (harder splits them), or
 #: leaves a pale rank below a strong suit's threshold (softer finds it).
 RETRY_THRESHOLDS = (1.5, 2.0, 0.6)
+#: Stock between these Lab lightness levels (8-bit) is a light card in a dim room: its
+#: ink score is scaled up as if the stock were at the upper one. Every difference of ink
+#: from stock shrinks with the light, while :data:`INK_FLOOR` and :data:`SOFT_FROM` are
+#: fixed levels: unscaled, a dim corner's threshold fell below where the softer look for
+#: a pale rank is taken. (Below the lower level the "stock" is a dark table or a dark
+#: deck, whose grain must not be made ink.)
+DIM_PAPER = (100.0, 150.0)
 #: The least ink score ever counted as ink (below it, paper grain and JPEG blocks).
 INK_FLOOR = 28
 #: A softer look is taken only where the corner's own threshold is this far above the
@@ -96,6 +103,8 @@ def ink_score(corner_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarra
     db = chans[2].astype(np.float32) - paper[2]
     chroma = np.sqrt(da * da + db * db)
     score = (paper[0] - lum) + 1.5 * chroma
+    if DIM_PAPER[0] <= paper[0] < DIM_PAPER[1]:
+        score *= DIM_PAPER[1] / float(paper[0])
     np.clip(score, 0, 255, out=score)
     score = score.astype(np.uint8)
     t, _ = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)

@@ -165,3 +165,34 @@ def test_a_shadow_across_the_index_is_lit_evenly_before_reading(
 
 def test_an_evenly_lit_corner_is_not_flattened() -> None:
     assert reader_module._in_shadow(corners(face("7C", 0))[0]) is None
+
+
+def faded_in_dim_light(card: str, style: int, light: float) -> np.ndarray:
+    """A worn card (its print at 60 % of its contrast, the rank paler still) in a room
+    lit at ``light`` of daylight."""
+    pale = both_corners(face(card, style), pale_rank)
+    paper = np.median(corners(pale)[0].reshape(-1, 3), axis=0).astype(np.float32)
+    faded = paper - (paper - pale.astype(np.float32)) * 0.6
+    return np.clip(faded * light, 0, 255).astype(np.uint8)
+
+
+def test_a_pale_rank_in_a_dim_room_is_looked_for_as_in_daylight(
+    reader: CardReader, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ink is judged against the stock: in a dim room every difference shrinks with the
+    light, and the corner's threshold fell below where a softer second look for a pale
+    rank is taken (a rule meant for corners holding no real ink)."""
+    total = len(CARDS) * 4
+
+    def right(light: float) -> int:
+        return sum(
+            reader.read(faded_in_dim_light(c, s, light)).card == c
+            for c in CARDS
+            for s in range(4)
+        )
+
+    assert right(1.0) >= 0.95 * total
+    with monkeypatch.context() as m:
+        m.setattr(index, "DIM_PAPER", (0.0, 0.0))  # the raw differences, as before
+        assert right(0.45) <= 0.5 * total
+    assert right(0.45) >= 0.95 * total

@@ -403,3 +403,62 @@ def test_a_card_whose_two_indices_read_weakly_or_unlike_is_read_whole() -> None:
     # not opposite corners of one card: not read whole
     same_corner = [top, replace(top, blobs=(bottom.blobs[0], top.blobs[1]))]
     assert detector._whole_cards(frame, same_corner, scale) == []
+
+
+def test_an_index_read_otherwise_than_its_own_outline_is_doubted() -> None:
+    """A single card read weakly from its outline (its pips had their say) whose index
+    the pair search reads alone as another card: one index read two ways, so the pair's
+    read is no surer than the outline's. In a pile's outline, holding several cards found
+    by their indices, the outline's weak read says nothing against them."""
+    detector = CardDetector()
+    w, h = CARD_SIZE
+    outline_quad = np.array([[200, 100], [400, 100], [400, 400], [200, 400]], np.float32)
+    weak = Detection(outline_quad, "3H", 0.45)
+
+    def pair_at(x: float, y: float, card: str) -> Detection:
+        # a card found from its index, its rank at (x, y) in frame pixels
+        quad = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) + [
+            x - RANK_AT[0],
+            y - RANK_AT[1],
+        ]
+        det = Detection(quad.astype(np.float32), card, 0.8)
+        detector._by_index[id(det)] = (det, card_map(quad.astype(np.float32), CARD_SIZE), False)
+        return det
+
+    own = pair_at(220, 125, "5H")  # in the outline's top-left index corner
+    got = detector._doubted_by(own, [weak], [own])
+    assert got.card == "5H" and got.confidence == 0.45
+    assert detector._index_point(got) == detector._index_point(own)  # still a pair read
+    # a little outside the outline: the pair places its card from one index only,
+    # and a weak outline may be off (a card cut by the frame's edge)
+    beside = pair_at(190, 125, "5H")
+    assert detector._doubted_by(beside, [weak], [beside]).confidence == 0.45
+    far = pair_at(390, 390, "5H")  # its bottom-right index corner, turned
+    assert detector._doubted_by(far, [weak], [far]).confidence == 0.45
+    middle = pair_at(300, 250, "5H")  # in the outline's middle: not its index
+    assert detector._doubted_by(middle, [weak], [middle]).confidence == 0.8
+    same = pair_at(220, 125, "3H")  # the same card: the outline's read agrees
+    assert detector._doubted_by(same, [weak], [same]).confidence == 0.8
+    other = pair_at(300, 250, "9C")  # a second card found in the outline: a pile
+    assert detector._doubted_by(own, [weak], [own, other]).confidence == 0.8
+    sure = Detection(outline_quad, "3H", 0.9)  # an outline read more surely: not weak
+    assert detector._doubted_by(own, [sure], [own]).confidence == 0.8
+
+
+def test_a_weak_card_searched_as_a_pile_keeps_its_doubt(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where nothing read surely, the outlines are searched for indices as a pile's: the
+    one card found there, in the weak outline's own index corner and read otherwise,
+    stays doubted (the tracker waits) rather than counted."""
+    detector = CardDetector()
+    w, h = CARD_SIZE
+    weak = Detection(
+        np.array([[200, 100], [400, 100], [400, 400], [200, 400]], np.float32), "3H", 0.45
+    )
+    quad = (np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) + [199, 101]).astype(
+        np.float32
+    )
+    pair = Detection(quad, "5H", 0.8)
+    detector._by_index[id(pair)] = (pair, card_map(quad, CARD_SIZE), False)
+    monkeypatch.setattr(detector, "_from_index_pairs", lambda *args, **kwargs: [pair])
+    got = detector._pile_as_one(np.zeros((600, 800, 3), np.uint8), [weak])
+    assert [(d.card, d.confidence) for d in got] == [("5H", 0.45)]

@@ -1,0 +1,186 @@
+"""How the camera path holds up when a table's photos are worse than the ones it was
+developed on: the same labelled single-card photos read plain and again under each of
+the ways a real camera spoils a frame.
+
+    .venv/bin/python bench/vision_degraded.py DIR [--part PART] [--every N] [--only KIND]
+                                             [--show-misses]
+
+DIR holds single-card photos named by their card (as ``bench/vision_accuracy.py`` reads
+them; an organiser's own capture, or the development part of the real-photo set with
+``--part dev``: the held-out part is never looked at this way). Each photo is scaled to
+1280 px on its long side, as the camera reader gets a frame, then spoiled:
+
+- ``grey``: no colour (a monochrome camera, or a photo set's grey copies);
+- ``blur``: out of focus (Gaussian, sigma 0.25 % of the long side: 3.2 px);
+- ``noise``: a dim room's sensor noise (Gaussian, 12 grey levels);
+- ``dim``: underexposed (levels times 0.55);
+- ``washed``: overexposed (levels times 1.25, plus 15);
+- ``coarse``: half the resolution (shrunk to half and enlarged back: cards half as far
+  in pixels as the documented size);
+- ``jpeg``: a cheap camera's compression (quality 35);
+- ``warm``: a tungsten lamp (blue times 0.7, red times 1.1).
+
+Per kind it prints the share read right (the surest read is the card), the wrong reads
+the tracker would count (at 0.5 or more) and those at 0.9 or more, which should never
+happen. Every kind is measured in the same run as the plain photos, so the figure that
+matters is each kind's ratio to the plain one. Ends with one summary line:
+``vision_degraded photos=… plain_right_pct=… mean_right_pct=… worst=KIND worst_right_pct=…
+ratio_worst_to_plain=… wrong_counted=… wrong_sure=…`` (the last two summed over the
+spoiled kinds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.append(str(Path(__file__).resolve().parent))
+
+from photo_split import PARTS, in_part  # noqa: E402
+from vision_accuracy import COUNTED, PHOTO_SUFFIXES, label_of, load_frame  # noqa: E402
+
+from vision import CardDetector  # noqa: E402
+from vision.reader import SURE  # noqa: E402
+
+
+def _levels(img: np.ndarray, gain: tuple[float, float, float], lift: float = 0.0) -> np.ndarray:
+    out = img.astype(np.float32) * np.array(gain, np.float32) + lift
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _grey(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+
+
+def _blur(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return cv2.GaussianBlur(img, (0, 0), 0.0025 * max(img.shape[:2]))
+
+
+def _noise(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    noisy = img.astype(np.float32) + rng.normal(0.0, 12.0, img.shape).astype(np.float32)
+    return np.clip(noisy, 0, 255).astype(np.uint8)
+
+
+def _coarse(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    h, w = img.shape[:2]
+    half = cv2.resize(img, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    return cv2.resize(half, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _jpeg(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 35])
+    assert ok
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+#: The ways a frame is spoiled, in the order they are reported.
+KINDS: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]] = {
+    "grey": _grey,
+    "blur": _blur,
+    "noise": _noise,
+    "dim": lambda img, rng: _levels(img, (0.55, 0.55, 0.55)),
+    "washed": lambda img, rng: _levels(img, (1.25, 1.25, 1.25), 15.0),
+    "coarse": _coarse,
+    "jpeg": _jpeg,
+    "warm": lambda img, rng: _levels(img, (0.7, 1.0, 1.1)),
+}
+
+
+class Tally:
+    """Reads of one kind: right, wrong and counted, wrong and sure."""
+
+    def __init__(self) -> None:
+        self.photos = self.right = self.wrong_counted = self.wrong_sure = 0
+        self.misses: list[str] = []
+
+    def add(self, name: str, truth: str, detector: CardDetector, img: np.ndarray) -> None:
+        read = [d for d in detector.detect(img) if d.card]
+        self.photos += 1
+        if not read:
+            self.misses.append(f"{name}: unread")
+            return
+        top = max(read, key=lambda d: d.confidence)
+        if top.card == truth:
+            self.right += 1
+            return
+        self.wrong_counted += top.confidence >= COUNTED
+        self.wrong_sure += top.confidence >= SURE
+        self.misses.append(f"{name}: read {top.card} ({top.confidence:.2f})")
+
+    @property
+    def pct(self) -> float:
+        return 100.0 * self.right / max(self.photos, 1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("dir", type=Path, help="a folder of single-card photos named by their card")
+    ap.add_argument("--part", choices=PARTS, default="all", help="see bench/photo_split.py")
+    ap.add_argument("--every", type=int, default=1, help="take every Nth photo (quick subsets)")
+    ap.add_argument("--only", choices=sorted(KINDS), default=None, help="one kind of spoiling")
+    ap.add_argument("--show-misses", action="store_true")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    if not args.dir.is_dir():
+        print(f"vision_degraded: {args.dir} is not a folder")
+        return 2
+    paths = sorted(
+        p
+        for p in args.dir.iterdir()
+        if p.suffix.lower() in PHOTO_SUFFIXES and label_of(p) and in_part(p.name, args.part)
+    )[:: max(args.every, 1)]
+    if not paths:
+        print(
+            f"vision_degraded: no photo in {args.dir} is named by its card (AS_1.jpg, 10h.png); "
+            "scenes are not read here"
+        )
+        return 2
+    kinds = {args.only: KINDS[args.only]} if args.only else KINDS
+    detector = CardDetector()
+    tallies = {"plain": Tally(), **{k: Tally() for k in kinds}}
+    rng = np.random.default_rng(0)
+    for p in paths:
+        img = load_frame(p)
+        if img is None:
+            print(f"{p.name} will not decode as a picture: left out")
+            continue
+        truth = label_of(p)
+        assert truth is not None
+        tallies["plain"].add(p.name, truth, detector, img)
+        for kind, spoil in kinds.items():
+            tallies[kind].add(p.name, truth, detector, spoil(img, rng))
+    plain = tallies["plain"]
+    if not plain.photos:
+        print(f"vision_degraded: no photo in {args.dir} could be read")
+        return 2
+    for kind, t in tallies.items():
+        print(
+            f"{kind:7s} right {t.right}/{t.photos} ({t.pct:.1f}%)  wrong counted "
+            f"{t.wrong_counted}  wrong sure {t.wrong_sure}"
+        )
+        if args.show_misses:
+            for m in t.misses:
+                print(f"    {m}")
+    spoiled = {k: t for k, t in tallies.items() if k != "plain"}
+    worst = min(spoiled, key=lambda k: spoiled[k].pct)
+    mean = sum(t.pct for t in spoiled.values()) / len(spoiled)
+    print(
+        f"vision_degraded photos={plain.photos} plain_right_pct={plain.pct:.1f} "
+        f"mean_right_pct={mean:.1f} worst={worst} worst_right_pct={spoiled[worst].pct:.1f} "
+        f"ratio_worst_to_plain={spoiled[worst].pct / max(plain.pct, 1e-9):.3f} "
+        f"wrong_counted={sum(t.wrong_counted for t in spoiled.values())} "
+        f"wrong_sure={sum(t.wrong_sure for t in spoiled.values())}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
