@@ -10,6 +10,8 @@ from the pile), gives a hypothetical card outline; its top-left index alone is r
 
 from __future__ import annotations
 
+from statistics import median
+
 import cv2
 import numpy as np
 
@@ -158,4 +160,5 @@ def card_short_side(quads: list[np.ndarray]) -> float | None:
         min(np.linalg.norm(q[0] - q[1]), np.linalg.norm(q[1] - q[2]))
         for q in map(order_quad, quads)
     ]
-    return float(np.median(sides))
+    # (statistics.median: numpy's value for a handful, without its array set-up)
+    return float(median(sides))
