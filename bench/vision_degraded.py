@@ -5,10 +5,13 @@ the ways a real camera spoils a frame.
     .venv/bin/python bench/vision_degraded.py DIR [--part PART] [--every N] [--only KIND]
                                              [--show-misses]
 
-DIR holds single-card photos named by their card (as ``bench/vision_accuracy.py`` reads
-them; an organiser's own capture, or the development part of the real-photo set with
-``--part dev``: the held-out part is never looked at this way). Each photo is scaled to
-1280 px on its long side, as the camera reader gets a frame, then spoiled:
+DIR holds single-card photos named by their card first (``AS_1.jpg``, ``10h-kitchen.png``,
+``TD.jpg``: a ten as ``10`` or ``T``), as ``bench/vision_accuracy.py`` reads them: an
+organiser's own capture (``--part all``, the default), or the development part of the
+real-photo set with ``--part dev`` (its held-out part is not read here; where a folder
+holds photos named as held-out ones and no part is given, the bench says so). Each
+photo is scaled to 1280 px on its long side, as the camera reader gets a frame, then
+spoiled:
 
 - ``grey``: no colour (a monochrome camera, or a photo set's grey copies);
 - ``blur``: out of focus (Gaussian, sigma 0.25 % of the long side: 3.2 px);
@@ -42,7 +45,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.append(str(Path(__file__).resolve().parent))
 
-from photo_split import PARTS, in_part  # noqa: E402
+from photo_split import PARTS, held_out, in_part  # noqa: E402
 from vision_accuracy import COUNTED, PHOTO_SUFFIXES, label_of, load_frame  # noqa: E402
 
 from vision import CardDetector  # noqa: E402
@@ -123,7 +126,13 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument("dir", type=Path, help="a folder of single-card photos named by their card")
-    ap.add_argument("--part", choices=PARTS, default="all", help="see bench/photo_split.py")
+    ap.add_argument(
+        "--part",
+        choices=[p for p in PARTS if p != "held"],
+        default="all",
+        help="a part of the real-photo set (bench/photo_split.py): dev for its development "
+        "photos; all (the default) for a folder of your own. The held-out part is not read here",
+    )
     ap.add_argument("--every", type=int, default=1, help="take every Nth photo (quick subsets)")
     ap.add_argument("--only", choices=sorted(KINDS), default=None, help="one kind of spoiling")
     ap.add_argument("--show-misses", action="store_true")
@@ -132,14 +141,21 @@ def main(argv: list[str] | None = None) -> int:
     if not args.dir.is_dir():
         print(f"vision_degraded: {args.dir} is not a folder")
         return 2
-    paths = sorted(
-        p
-        for p in args.dir.iterdir()
-        if p.suffix.lower() in PHOTO_SUFFIXES and label_of(p) and in_part(p.name, args.part)
-    )[:: max(args.every, 1)]
-    if not paths:
+    photos = [p for p in args.dir.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES]
+    unnamed = sorted(p.name for p in photos if not label_of(p))
+    if unnamed:
+        print(f"{len(unnamed)} photos not named by their card left out (first: {unnamed[0]})")
+    paths = sorted(p for p in photos if label_of(p) and in_part(p.name, args.part))
+    paths = paths[:: max(args.every, 1)]
+    if args.part == "all" and any(held_out(p.name) for p in paths):
         print(
-            f"vision_degraded: no photo in {args.dir} is named by its card (AS_1.jpg, 10h.png); "
+            "note: some of these photos are named as the real-photo set's held-out ones "
+            "(bench/photo_split.py); for that set, --part dev leaves them out"
+        )
+    if not paths:
+        where = f"{args.dir}" if args.part == "all" else f"the {args.part} part of {args.dir}"
+        print(
+            f"vision_degraded: no photo in {where} is named by its card (AS_1.jpg, 10h.png); "
             "scenes are not read here"
         )
         return 2

@@ -43,6 +43,7 @@ def test_a_folder_of_cards_is_read_plain_and_spoiled(tmp_path: Path, bench: dict
     cv2.imwrite(str(tmp_path / "notes.png"), np.zeros((8, 8, 3), np.uint8))  # no card named
     assert bench["main"]([str(tmp_path), "--only", "grey", "--show-misses"]) == 0
     out = capsys.readouterr().out
+    assert "1 photos not named by their card left out (first: notes.png)" in out
     assert "plain   right 2/2 (100.0%)" in out
     last = out.strip().splitlines()[-1]
     assert last.startswith("vision_degraded photos=2 plain_right_pct=100.0 ")
@@ -55,3 +56,18 @@ def test_a_folder_with_no_card_named_is_said_so(tmp_path: Path, bench: dict, cap
     assert "no photo" in capsys.readouterr().out
     assert bench["main"]([str(tmp_path / "missing")]) == 2
     assert "is not a folder" in capsys.readouterr().out
+
+
+def test_the_held_out_part_is_not_read_and_its_photos_are_pointed_out(
+    tmp_path: Path, bench: dict, capsys
+) -> None:
+    frame, _ = scene([CardSpec("KH", (640, 480), 320, 5)], seed=4)
+    # named as a photo of the real-photo set's held-out part (bench/photo_split.py)
+    cv2.imwrite(str(tmp_path / "KH_IMG_20220921_203000_jpg.jpg"), frame)
+    with pytest.raises(SystemExit):
+        bench["main"]([str(tmp_path), "--part", "held"])
+    capsys.readouterr()
+    assert bench["main"]([str(tmp_path), "--only", "jpeg"]) == 0
+    assert "--part dev leaves them out" in capsys.readouterr().out
+    assert bench["main"]([str(tmp_path), "--part", "dev", "--only", "jpeg"]) == 2
+    assert "no photo in the dev part of" in capsys.readouterr().out
