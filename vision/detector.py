@@ -69,6 +69,9 @@ CORNER_MIN = 0.5
 #: The same for a card found by its index alone, and the most such a read may claim.
 INDEX_MIN = 0.0
 INDEX_MOST = 0.8
+#: The most a card read from one corner may claim where its other index, read alone,
+#: said another card at least as surely: below the tracker's count, so it waits.
+READ_TWICE_MOST = 0.45
 #: How far (rectified pixels) an index pair's rank may lie outside an outline's index
 #: corner and still be that corner's index read again: the pair gives its card's place
 #: from one index only, and a weak outline may be a little off (a card cut by the frame).
@@ -660,14 +663,14 @@ class CardDetector:
         return any(np.hypot(x / w - rx, y / w - ry) < RANK_TO_SUIT for rx, ry in ranks)
 
     def _read_twice(self, card: Detection, pair: Detection) -> bool:
-        """Whether ``pair`` (a card found by an index pair, less surely than ``card``) is
-        ``card``'s other index read again: ``card`` was read from one corner of its
-        outline, ``pair``'s index lies in the other half of it (the outline of a card so
-        read may be off: glare, a pile), and the index read from lies towards where
-        ``pair``'s card would have its far index (one card, two reads)."""
+        """Whether ``pair`` (a card found by an index pair) is ``card``'s other index
+        read again: ``card`` was read from one corner of its outline, ``pair``'s index
+        lies in the other half of it (the outline of a card so read may be off: glare, a
+        pile), and the index read from lies towards where ``pair``'s card would have its
+        far index (one card, two reads)."""
         lone = self._one_corner.get(id(card))
         entry = self._by_index.get(id(pair))
-        if lone is None or entry is None or pair.confidence >= card.confidence:
+        if lone is None or entry is None:
             return False
         _, m, corner = lone
         x, y, w = m @ np.array([*self._index_point(pair), 1.0])
@@ -680,6 +683,14 @@ class CardDetector:
         # the card's size from one index only, so not its far index corner exactly)
         width, height = CARD_SIZE
         return width / 2 < a / c < 1.5 * width and height / 2 < b / c < 1.5 * height
+
+    def _doubted(self, card: Detection) -> Detection:
+        """``card``, read from one corner, no surer than :data:`READ_TWICE_MOST`: its
+        other index, read alone, said another card at least as surely."""
+        out = replace(card, confidence=min(card.confidence, READ_TWICE_MOST))
+        if id(card) in self._one_corner:
+            self._one_corner[id(out)] = self._one_corner[id(card)]
+        return out
 
     def _index_point(self, d: Detection) -> tuple[float, float]:
         """Where the rank of a card read from index pairs alone lies, in frame pixels."""
@@ -735,9 +746,22 @@ class CardDetector:
             d for d in found if d.card and d.confidence >= CORNER_MIN and not _misshapen(d.quad)
         ]
         pairs = self._from_index_pairs(frame_bgr, sure, CORNER_MIN)
-        # a card read from one corner whose other index was read again, less surely, as
-        # another card (a ten under glare, its "1" washed out, read as a queen)
-        pairs = [p for p in pairs if not any(self._read_twice(d, p) for d in sure)]
+        # a card read from one corner whose other index was read again as another card:
+        # the surer read stands where it is the card's (a ten under glare, its "1"
+        # washed out, read as a queen less surely); where the index alone is at least
+        # as sure, the two disagree and the card waits for a better frame (a blurred
+        # six read from one end at 0.6, its other index alone as a queen at 0.66)
+        twice = [(d, p) for d in sure for p in pairs if self._read_twice(d, p)]
+        doubted = {
+            id(d): self._doubted(d)
+            for d, p in twice
+            if p.card != d.card and p.confidence >= d.confidence
+        }
+        if doubted:
+            found = [doubted.get(id(d), d) for d in found]
+            sure = [doubted.get(id(d), d) for d in sure]
+        reread = {id(p) for _, p in twice}
+        pairs = [p for p in pairs if id(p) not in reread]
         if not pairs:
             return found
         cards = {p.card for p in pairs}

@@ -462,3 +462,33 @@ def test_a_weak_card_searched_as_a_pile_keeps_its_doubt(monkeypatch: pytest.Monk
     monkeypatch.setattr(detector, "_from_index_pairs", lambda *args, **kwargs: [pair])
     got = detector._pile_as_one(np.zeros((600, 800, 3), np.uint8), [weak])
     assert [(d.card, d.confidence) for d in got] == [("5H", 0.45)]
+
+
+def test_a_card_read_from_one_end_and_its_other_index_alone_disagreeing_waits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A card read from one corner of its outline, whose other index the search beside
+    sure cards reads alone as another card: the surer read stands where it is the
+    card's own (its other index read less surely is dropped); where the index alone is
+    at least as sure, the two disagree and the card waits below the tracker's count (a
+    blurred six read from one end at 0.6, its other index as a queen at 0.66)."""
+    from vision.detector import READ_TWICE_MOST
+
+    detector = CardDetector()
+    quad = np.array([[200, 100], [400, 100], [400, 400], [200, 400]], np.float32)
+    # the card's other end: its index read alone makes a card turned end for end
+    other_end = quad[[2, 3, 0, 1]].copy()
+    frame = np.zeros((600, 800, 3), np.uint8)
+
+    def beside(card_conf: float, pair_card: str, pair_conf: float) -> list[tuple]:
+        card = Detection(quad, "6C", card_conf)
+        detector._one_corner[id(card)] = (card, card_map(quad, CARD_SIZE), 0)
+        pair = Detection(other_end, pair_card, pair_conf)
+        detector._by_index[id(pair)] = (pair, card_map(other_end, CARD_SIZE), False)
+        monkeypatch.setattr(detector, "_from_index_pairs", lambda *args, **kwargs: [pair])
+        return [(d.card, d.confidence) for d in detector._beside_sure_cards(frame, [card])]
+
+    assert beside(0.6, "QC", 0.66) == [("6C", READ_TWICE_MOST)]
+    assert beside(0.6, "QC", 0.6) == [("6C", READ_TWICE_MOST)]
+    assert beside(0.78, "QC", 0.58) == [("6C", 0.78)]  # the glared ten's case: it stands
+    assert beside(0.6, "6C", 0.7) == [("6C", 0.6)]  # the same card: read once
