@@ -19,9 +19,12 @@ RED_THRESHOLD = 6.0
 RED_SPREAD = 2.0
 #: How much the body's pips weigh against the index: a suit vote is multiplied in with
 #: this floor (so a covered or pictured body cannot veto the corners), and a pip count
-#: multiplies its rank by the weight.
+#: multiplies its rank by the weight. (4 until the seventeenth round: three pips under a
+#: blurred flat-topped 3 that both corners read as a 5 at 0.8, the 3 at 0.12, could not
+#: outvote it; at 8 the spoiled development singles read better in every kind, with
+#: fewer wrong reads counted, docs/camera.md.)
 PIP_FLOOR = 0.15
-PIP_COUNT_WEIGHT = 4.0
+PIP_COUNT_WEIGHT = 8.0
 _RED = {"H", "D"}
 #: Index corners darker than this (median grey) are a dark deck's stock (gold or silver
 #: on black) if the stock is their bulk with the ink brighter than it: the card is read

@@ -196,3 +196,24 @@ def test_a_pale_rank_in_a_dim_room_is_looked_for_as_in_daylight(
         m.setattr(index, "DIM_PAPER", (0.0, 0.0))  # the raw differences, as before
         assert right(0.45) <= 0.5 * total
     assert right(0.45) >= 0.95 * total
+
+
+def test_three_pips_outvote_a_blurred_three_both_corners_took_for_a_five() -> None:
+    """Blurred, a flat-topped 3 reads as a 5 in both corners (0.8 against 0.12): the body
+    shows three pips, which decide it (the corners were not sure). A face card is never
+    outvoted by a count (a picture's ornaments can look like pips)."""
+    from vision.model import RANKS, SUITS
+
+    def corner(best: str, p_best: float, second: str, p_second: float) -> np.ndarray:
+        row = np.full(len(RANKS), (1 - p_best - p_second) / (len(RANKS) - 2), np.float32)
+        row[RANKS.index(best)], row[RANKS.index(second)] = p_best, p_second
+        return row
+
+    pr = np.stack([corner("5", 0.79, "3", 0.12), corner("5", 0.81, "3", 0.13)])
+    ps = np.tile(np.eye(len(SUITS), dtype=np.float32)[SUITS.index("H")] * 0.9 + 0.02, (2, 1))
+    hearts = (0.0, 1.0, 0.0, 0.0)
+    reads = CardReader.corner_reads(pr, ps, _pips(3, hearts))
+    assert [r.rank for r in reads] == ["3", "3"]
+    assert [r.rank for r in CardReader.corner_reads(pr, ps)] == ["5", "5"]  # no pips: a 5
+    faces = np.stack([corner("Q", 0.6, "3", 0.3), corner("Q", 0.6, "3", 0.3)])
+    assert [r.rank for r in CardReader.corner_reads(faces, ps, _pips(3, hearts))] == ["Q", "Q"]
