@@ -18,7 +18,15 @@ from vision import index, synth
 from vision import reader as reader_module
 from vision.index import corners, ink_score
 from vision.pips import Pips
-from vision.reader import PIPS_SETTLED, CardRead, CardReader, CornerRead, _settled_by_pips
+from vision.reader import (
+    LONE_CORNER,
+    PIPS_SETTLED,
+    CardRead,
+    CardReader,
+    CornerRead,
+    _settled_by_pips,
+    _surer_corner,
+)
 
 #: A change made to a rendered card's index corners.
 Change = Callable[[np.ndarray], np.ndarray]
@@ -135,6 +143,45 @@ def test_a_clear_pip_suit_settles_corners_that_differ_in_suit_too() -> None:
     res = _disagreeing(("5", "S", 0.5), ("3", "C", 0.89))
     assert _settled_by_pips(res, _pips(3, (0.02, 0.0, 0.0, 0.98))).card == "3C"
     assert _settled_by_pips(res, _pips(3, (0.98, 0.0, 0.0, 0.02))).card is None
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "reported"),
+    [
+        # a clear jack beside a corner that barely reads a ten: the jack, counted
+        (("J", "S", 0.94), ("10", "S", 0.31), ("JS", 0.94 * LONE_CORNER * 0.69)),
+        (("5", "H", 0.2), ("K", "H", 0.95), ("KH", 0.95 * LONE_CORNER * 0.8)),
+        # the other corner reads its card fairly surely: the disagreement shows, none
+        (("J", "S", 0.94), ("10", "S", 0.45), None),
+        # neither corner sure enough to speak for the card
+        (("J", "S", 0.58), ("10", "S", 0.01), None),
+        # one corner holds no glyph: not two reads disagreeing
+        (("J", "S", 0.94), ("junk", "S", 0.9), None),
+    ],
+)
+def test_a_clear_corner_beside_a_weak_one_that_reads_another_card_counts(
+    a: tuple[str, str, float], b: tuple[str, str, float], reported: tuple[str, float] | None
+) -> None:
+    """Two corners that read different cards: the surer one's card, as if read alone and
+    discounted by the other's confidence, where that still counts (until the eighteenth
+    round a clear jack beside a blurred corner read weakly as a ten left it unread)."""
+    got = _surer_corner(_disagreeing(a, b))
+    if reported is None:
+        assert got.card is None
+    else:
+        assert got.card == reported[0]
+        assert got.confidence == pytest.approx(reported[1])
+
+
+def test_a_read_whose_corners_disagree_is_reported_by_its_surer_corner(
+    reader: CardReader, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole read falls back on the surer corner once the pips settle nothing (a
+    court card has no pips to count)."""
+    reads = [CornerRead("J", "C", 0.95), CornerRead("10", "C", 0.2)]
+    monkeypatch.setattr(reader, "corner_reads", lambda pr, ps, pips=None: reads)
+    got = reader.read(face("JC", 0))
+    assert (got.card, got.confidence) == ("JC", pytest.approx(0.95 * LONE_CORNER * 0.8))
 
 
 def shaded(card_bgr: np.ndarray, depth: float = 0.4) -> np.ndarray:
