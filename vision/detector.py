@@ -54,6 +54,7 @@ from vision.reader import (
     agreeing_corners,
     colourless,
     read_as_glyphs,
+    surer_corner,
 )
 from vision.warp import warp_perspective, warp_windows
 
@@ -172,6 +173,8 @@ class CardDetector:
         #: The frame's outlined cards read from one corner alone, by id: the card, the
         #: map of its outline, and which corner read (0 top left, 1 bottom right).
         self._one_corner: dict[int, tuple[Detection, np.ndarray, int]] = {}
+        # unread outlines whose two corners read two cards: (it, surer card, confidence)
+        self._disputed: dict[int, tuple[Detection, str, float]] = {}
         #: The frame's outlines read so far (by their bytes), while a frame is read: a
         #: frame read a second time with the edge mask reads its other outlines once.
         self._reads: dict[bytes, CardRead] | None = None
@@ -263,6 +266,7 @@ class CardDetector:
         self._dark_deck = False
         self._by_index = {}
         self._one_corner = {}
+        self._disputed = {}
         masks: list[tuple[np.ndarray, float]] = []
         weak: list[bool] = []
         groups, small = self._candidates(frame_bgr, masks, weak, edges)
@@ -340,12 +344,35 @@ class CardDetector:
             out = self._beside_sure_cards(frame_bgr, out)
         if spare and any(d.card for d in out):
             out += self._spare_reads(spare, out)
+        if self._disputed:
+            out = self._settle_disputes(out)
         if small is not None and self.plane is not None:
             full = self.plane
             out = [
                 replace(d, table_center=tuple(float(v) for v in full.to_table(d.quad).mean(axis=0)))
                 for d in out
             ]
+        return out
+
+    def _settle_disputes(self, found: list[Detection]) -> list[Detection]:
+        """``found`` with each outline whose corners read two cards (read straight or
+        turned, in either pass) given the surer corner's card
+        (:func:`vision.reader.surer_corner`), surest first, once every other search has
+        had its say: unless that card is read elsewhere in the frame, or a card read lies
+        in the outline (a pile outlined as one, its cards read one by one). It replaces
+        the unread outlines of that card, if any are left."""
+        out = list(found)
+        seen = {d.card for d in out if d.card}
+        for unread, card, confidence in sorted(self._disputed.values(), key=lambda v: -v[2]):
+            if card in seen or any(k.card and _inside(k, unread.quad) for k in out):
+                continue
+            out = [
+                d
+                for d in out
+                if d.card or not (_inside(d, unread.quad) and _inside(unread, d.quad))
+            ]
+            out.append(Detection(unread.quad, card, confidence))
+            seen.add(card)
         return out
 
     def _from_border_lines(
@@ -852,7 +879,10 @@ class CardDetector:
             if key is not None:
                 self._groups[key] = (kept, recalled is not None)
         if kept.card is None:
-            return Detection(group[0] if q0 is not None else kept.quad, None, kept.confidence)
+            unread = Detection(group[0] if q0 is not None else kept.quad, None, kept.confidence)
+            if kept.disputed is not None:
+                self._disputed[id(unread)] = (unread, *kept.disputed)
+            return unread
         self._dark_deck |= kept.negative
         det = Detection(kept.quad, kept.card, kept.confidence)
         if kept.corner is not None:
@@ -870,7 +900,9 @@ class CardDetector:
                 corner = good[0] if len(good) == 1 else None
                 return _GroupRead(q, res.card, res.confidence, res.negative, corner)
             if first is None:
-                first = _GroupRead(q, None, res.confidence, False, None)
+                surer = surer_corner(res)
+                disputed = (surer.card, surer.confidence) if surer.card is not None else None
+                first = _GroupRead(q, None, res.confidence, False, None, disputed)
         assert first is not None
         return first
 
@@ -908,6 +940,9 @@ class _GroupRead:
     confidence: float
     negative: bool
     corner: int | None
+    #: unread because its two corners read two cards: the surer one's card and its
+    #: confidence (:func:`vision.reader.surer_corner`), if that counts
+    disputed: tuple[str, float] | None = None
 
 
 def _body_windows(size: tuple[int, int]) -> list[tuple[int, int, int, int]]:

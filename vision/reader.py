@@ -295,24 +295,27 @@ def _settled_by_pips(res: CardRead, pips: Pips | None) -> CardRead:
     )
 
 
-#: Two corners that read different cards: the surer one's card is reported only where
+#: Two corners that read different cards: the surer one's card stands for them only where
 #: its discounted confidence is at least this (the tracker's 0.5).
 DISAGREED_LEAST = 0.5
 
 
-def _surer_corner(res: CardRead) -> CardRead:
-    """Two corners that read different cards, and nothing settled it: the surer corner's
-    card, as if read at that corner alone (:data:`LONE_CORNER`) and discounted by how
-    surely the other corner reads something else. A clear index beside a weakly read one
-    (a glare, a blur, a corner half under the next card) is most likely right, but the
-    disagreement must show: a sure corner against a fair one would come out below the
-    tracker's 0.5, and is left unread as before (reported weakly, such reads stopped the
-    searches that found some of those cards surely: fewer scene cards counted).
+def surer_corner(res: CardRead) -> CardRead:
+    """Two corners that read different cards (``res``, a read that was left unread for
+    it): the surer corner's card, as if read at that corner alone (:data:`LONE_CORNER`)
+    and discounted by how surely the other corner reads something else, where that still
+    counts; otherwise ``res`` as it is. A clear index beside a weakly read one (a glare, a
+    blur, a corner half under the next card) is most likely right, but the disagreement
+    must show: a sure corner against a fair one stays unread.
 
-    On the development photos (singles and scenes, at the set's shape and at their own),
-    of the 169 outlines whose corners read different cards, the surer corner was right in
-    all nine this puts at 0.5 or more, and in every one down to 0.41 (the first wrong one
-    there, a ten read against a weak jack); until the eighteenth round all were unread."""
+    It is the detector's last resort, not the read's answer: an outline whose two
+    corners show two cards is as often two cards outlined as one (a pile), and the
+    searches that read each of them run only for an outline that reads as nothing
+    (:meth:`vision.detector.CardDetector.detect`). On the development photos (singles
+    and scenes, at the set's shape and at their own), of the 169 outlines whose corners
+    read different cards, the surer corner was right in all nine this puts at 0.5 or
+    more, and in every one down to 0.41 (the first wrong one there, a ten read against a
+    weak jack); until the eighteenth round all were left unread."""
     good = [r for r in res.corners if r is not None and read_as_glyphs(r)]
     if len(good) != 2:
         return res
@@ -558,8 +561,6 @@ class CardReader:
             res = self._decide(found, self.corner_reads(pr, ps, pips))
             if res.card is None:
                 res = _settled_by_pips(res, pips)
-            if res.card is None:
-                res = _surer_corner(res)
         if res.card is None or (lit and res.confidence < SHADOW_LEAST):
             return CardRead(None, 0.0, res.corners)
         cap = pip_cap(res.card[:-1], pips)
