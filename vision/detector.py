@@ -173,7 +173,8 @@ class CardDetector:
         #: The frame's outlined cards read from one corner alone, by id: the card, the
         #: map of its outline, and which corner read (0 top left, 1 bottom right).
         self._one_corner: dict[int, tuple[Detection, np.ndarray, int]] = {}
-        # unread outlines whose two corners read two cards: (it, surer card, confidence)
+        #: The frame's unread outlines whose two corners read two cards, by id: the
+        #: outline's detection, the surer corner's card and its confidence.
         self._disputed: dict[int, tuple[Detection, str, float]] = {}
         #: The frame's outlines read so far (by their bytes), while a frame is read: a
         #: frame read a second time with the edge mask reads its other outlines once.
@@ -366,11 +367,7 @@ class CardDetector:
         for unread, card, confidence in sorted(self._disputed.values(), key=lambda v: -v[2]):
             if card in seen or any(k.card and _inside(k, unread.quad) for k in out):
                 continue
-            out = [
-                d
-                for d in out
-                if d.card or not (_inside(d, unread.quad) and _inside(unread, d.quad))
-            ]
+            out = [d for d in out if d.card or not _one_spot(d, unread)]
             out.append(Detection(unread.quad, card, confidence))
             seen.add(card)
         return out
@@ -1196,6 +1193,11 @@ def _inside(d: Detection, quad: np.ndarray) -> bool:
     return cv2.pointPolygonTest(poly, d.center, False) > 0
 
 
+def _one_spot(a: Detection, b: Detection) -> bool:
+    """Two detections of one physical card: each outline holds the other's centre."""
+    return _inside(a, b.quad) and _inside(b, a.quad)
+
+
 def _one_per_card(dets: list[Detection]) -> list[Detection]:
     """One detection per physical card: outlines from different masks that were not
     grouped (a shadow halo, a table-difference blob) each hold the other's centre; the
@@ -1203,6 +1205,6 @@ def _one_per_card(dets: list[Detection]) -> list[Detection]:
     ranked = sorted(dets, key=lambda d: (d.card is not None, d.confidence), reverse=True)
     kept: list[Detection] = []
     for d in ranked:
-        if not any(_inside(d, k.quad) and _inside(k, d.quad) for k in kept):
+        if not any(_one_spot(d, k) for k in kept):
             kept.append(d)
     return [d for d in dets if any(d is k for k in kept)]
