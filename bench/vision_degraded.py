@@ -121,10 +121,9 @@ class Tally:
         return 100.0 * self.right / max(self.photos, 1)
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+def folder_arguments(ap: argparse.ArgumentParser) -> None:
+    """The arguments that pick the photos: the folder, the part of the real-photo set
+    (never its held-out part) and every how many (for the benches that read singles)."""
     ap.add_argument("dir", type=Path, help="a folder of single-card photos named by their card")
     ap.add_argument(
         "--part",
@@ -134,6 +133,13 @@ def main(argv: list[str] | None = None) -> int:
         "photos; all (the default) for a folder of your own. The held-out part is not read here",
     )
     ap.add_argument("--every", type=int, default=1, help="take every Nth photo (quick subsets)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    folder_arguments(ap)
     ap.add_argument("--only", choices=sorted(KINDS), default=None, help="one kind of spoiling")
     ap.add_argument("--show-misses", action="store_true")
     args = ap.parse_args(argv)

@@ -58,12 +58,12 @@ class InkBlob:
 
 
 def ink_blobs(
-    frame_bgr: np.ndarray, on_stock: bool = True, size: int = SEARCH_SIZE
+    frame_bgr: np.ndarray, on_stock: bool = True, size: int = SEARCH_SIZE, least: int = INK_MIN
 ) -> tuple[list[InkBlob], float]:
     """Compact ink blobs darker than the stock round them, and the working scale;
     ``on_stock`` keeps only those on stock about as bright as the brightest paper in
     view (where cards are read already, the rest is mostly table: speckle there costs a
-    read each).
+    read each); ``least``, how much darker than its stock ink is (of 255).
 
     How much darker than the stock round it each pixel is, as a share of that stock's
     brightness (the grey closed over a window wider than any glyph), so a dim photo's
@@ -82,7 +82,7 @@ def ink_blobs(
     stock = np.maximum(stock, grey).astype(np.float32)
     darker = (stock - grey) / np.maximum(stock, 24.0)
     score = np.clip(darker * 255, 0, 255).astype(np.uint8)
-    ink = (score > INK_MIN).astype(np.uint8)
+    ink = (score > least).astype(np.uint8)
     n, _, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
     sh, sw = ink.shape
     # an index is printed on card stock, among the brightest things in view; speckle on

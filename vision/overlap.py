@@ -10,6 +10,8 @@ from the pile), gives a hypothetical card outline; its top-left index alone is r
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
 from statistics import median
 
 import cv2
@@ -34,19 +36,25 @@ _UPRIGHT = np.sign(
 )
 
 
-def corner_hypotheses(mask: np.ndarray, scale: float, short_side: float | None) -> list[np.ndarray]:
-    """Card outlines (frame pixels, the index corner first) from right-angled convex
-    corners of the blobs in ``mask`` (a working-size mask; ``scale`` working/frame).
+@dataclass(frozen=True)
+class _Corner:
+    """A right-angled convex corner of a blob's outline (working-size pixels): the
+    corner point, the unit directions of the two sides leaving it, their lengths, and
+    whether the frame cuts each side's far end off."""
 
-    Without ``short_side`` (no card read whole) the card's size is guessed from the
-    corner's own sides that the frame does not cut (a blob of several cards touching one
-    another is far bigger than any of them, a card cut by the frame far smaller; a
-    corner's whole sides are one card's own), or else from the blob's area. A blob may
-    be smaller than one card: the frame can cut it."""
+    at: np.ndarray
+    towards: tuple[np.ndarray, np.ndarray]
+    lengths: tuple[float, float]
+    cut: tuple[bool, bool]
+
+
+def _corners(mask: np.ndarray, plain_quads: bool) -> Iterator[tuple[_Corner, float]]:
+    """The right-angled convex corners of the blobs in ``mask`` not on the frame's edge,
+    each with its blob's area. ``plain_quads`` False leaves out the blobs outlined as a
+    plain quad the frame does not cut (the locator's job already)."""
     h, w = mask.shape
     least = 0.004 * h * w
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out: list[tuple[float, np.ndarray]] = []
 
     def near_edge(pt: np.ndarray) -> bool:
         return min(pt[0], pt[1], w - 1 - pt[0], h - 1 - pt[1]) < 0.03 * max(h, w)
@@ -59,11 +67,10 @@ def corner_hypotheses(mask: np.ndarray, scale: float, short_side: float | None) 
         poly = poly.astype(np.float32)
         poly = _square_chamfers(poly)
         n = len(poly)
-        if n < 5 and not (n == 4 and any(near_edge(v) for v in poly)):
+        if not plain_quads and n < 5 and not (n == 4 and any(near_edge(v) for v in poly)):
             continue  # a plain quad was the locator's job already (unless the frame cut it)
         # the contour's own turning sense, to tell convex corners from notches
         sense = np.sign(cv2.contourArea(poly.reshape(-1, 1, 2), oriented=True))
-        s_short = short_side * scale if short_side else np.sqrt(area / ASPECT) * 0.9
         sides = side_lengths(poly).tolist()
         for i in range(n):
             p, a, b = poly[i], poly[i - 1], poly[(i + 1) % n]
@@ -71,44 +78,96 @@ def corner_hypotheses(mask: np.ndarray, scale: float, short_side: float | None) 
                 continue  # where the frame cuts a region off: no card's corner
             va, vb = a - p, b - p
             la, lb = sides[i - 1], sides[i]  # |va| and |vb|
-            if min(la, lb) < 0.2 * s_short:
-                continue
-            cos = float(np.dot(va, vb) / (la * lb))
+            cos = float(np.dot(va, vb) / max(la * lb, 1e-9))
             if abs(cos) > np.sin(np.deg2rad(ANGLE_TOLERANCE)):
                 continue
             cross = float(va[0] * vb[1] - va[1] * vb[0])
             if np.sign(cross) == sense:
                 continue  # a notch between two cards, not a card's corner
             ua, ub = va / max(la, 1e-6), vb / max(lb, 1e-6)
-            for short_u, long_u, l_short, l_long, cut_short, cut_long in (
-                (ua, ub, la, lb, near_edge(a), near_edge(b)),
-                (ub, ua, lb, la, near_edge(b), near_edge(a)),
-            ):
-                side = s_short
-                if not short_side:
-                    # a side the frame does not cut off is about the card's own (longer
-                    # where a neighbour's edge runs on in line with it, shorter where a
-                    # card lies over it): the shorter guess, whose corner still holds
-                    # the index
-                    sizes = [l_short] * (not cut_short) + [l_long / ASPECT] * (not cut_long)
-                    side = min(sizes) if sizes else s_short
-                long = side * ASPECT
-                quad = np.array(
-                    [
-                        p,
-                        p + short_u * side,
-                        p + short_u * side + long_u * long,
-                        p + long_u * long,
-                    ],
-                    np.float32,
-                )
-                # An index is printed in the top-left (and bottom-right) corner of an
-                # upright card: of the two ways to lay a card on this corner, only the one
-                # that turns like an upright card puts an index here.
-                if np.sign(cv2.contourArea(quad.reshape(-1, 1, 2), oriented=True)) == _UPRIGHT:
-                    out.append((min(la, lb), quad / scale))
+            yield _Corner(p, (ua, ub), (la, lb), (near_edge(a), near_edge(b))), area
+
+
+def _laid(p: np.ndarray, short_u: np.ndarray, long_u: np.ndarray, side: float) -> np.ndarray | None:
+    """The card of short side ``side`` lying on the corner ``p`` along those directions,
+    its corners from ``p`` on; None where that way round puts no index at ``p``. (An
+    index is printed in the top-left and bottom-right corners of an upright card: of
+    the two ways to lay a card on a corner, only the one that turns like an upright
+    card puts an index there.)"""
+    long = side * ASPECT
+    quad = np.array(
+        [p, p + short_u * side, p + short_u * side + long_u * long, p + long_u * long],
+        np.float32,
+    )
+    if np.sign(cv2.contourArea(quad.reshape(-1, 1, 2), oriented=True)) != _UPRIGHT:
+        return None
+    return quad
+
+
+def corner_hypotheses(mask: np.ndarray, scale: float, short_side: float | None) -> list[np.ndarray]:
+    """Card outlines (frame pixels, the index corner first) from right-angled convex
+    corners of the blobs in ``mask`` (a working-size mask; ``scale`` working/frame).
+
+    Without ``short_side`` (no card read whole) the card's size is guessed from the
+    corner's own sides that the frame does not cut (a blob of several cards touching one
+    another is far bigger than any of them, a card cut by the frame far smaller; a
+    corner's whole sides are one card's own), or else from the blob's area. A blob may
+    be smaller than one card: the frame can cut it."""
+    out: list[tuple[float, np.ndarray]] = []
+    for corner, area in _corners(mask, plain_quads=False):
+        s_short = short_side * scale if short_side else np.sqrt(area / ASPECT) * 0.9
+        la, lb = corner.lengths
+        if min(la, lb) < 0.2 * s_short:
+            continue
+        ua, ub = corner.towards
+        cut_a, cut_b = corner.cut
+        for short_u, long_u, l_short, l_long, cut_short, cut_long in (
+            (ua, ub, la, lb, cut_a, cut_b),
+            (ub, ua, lb, la, cut_b, cut_a),
+        ):
+            side = s_short
+            if not short_side:
+                # a side the frame does not cut off is about the card's own (longer
+                # where a neighbour's edge runs on in line with it, shorter where a
+                # card lies over it): the shorter guess, whose corner still holds
+                # the index
+                sizes = [l_short] * (not cut_short) + [l_long / ASPECT] * (not cut_long)
+                side = min(sizes) if sizes else s_short
+            quad = _laid(corner.at, short_u, long_u, side)
+            if quad is not None:
+                out.append((min(la, lb), quad / scale))
     out.sort(key=lambda t: -t[0])  # the longest visible sides first
     return [q for _, q in out[:MAX_HYPOTHESES]]
+
+
+#: The sizes a close-up's card is tried at, times the least its corner's sides allow.
+CLOSE_UP_SIZES = (1.0, 1.3, 1.7, 2.2)
+#: A close-up corner's sides are each at least this share of the frame's long side, and
+#: both run off the frame: a card nearer than the frame is wide.
+CLOSE_UP_SIDE = 0.25
+
+
+def close_up_hypotheses(mask: np.ndarray, scale: float) -> list[np.ndarray]:
+    """Card outlines (frame pixels, the index corner first) for a close-up: a card so near
+    that its sides run off the frame, one corner in view. Its size is not in view, only
+    its least (each side at least as long as the part of it seen), so each corner is
+    tried at :data:`CLOSE_UP_SIZES` times that; the read of its index tells the size
+    that fits. Longest visible sides first, each corner's sizes smallest first."""
+    h, w = mask.shape
+    out: list[tuple[float, np.ndarray]] = []
+    for corner, _ in _corners(mask, plain_quads=True):
+        la, lb = corner.lengths
+        if min(la, lb) < CLOSE_UP_SIDE * max(h, w) or not all(corner.cut):
+            continue
+        ua, ub = corner.towards
+        for short_u, long_u, l_short, l_long in ((ua, ub, la, lb), (ub, ua, lb, la)):
+            least = max(l_short, l_long / ASPECT)
+            for f in CLOSE_UP_SIZES:
+                quad = _laid(corner.at, short_u, long_u, least * f)
+                if quad is not None:
+                    out.append((min(la, lb), quad / scale))
+    out.sort(key=lambda t: -t[0])
+    return [q for _, q in out]
 
 
 #: A polygon side shorter than both its neighbours, and this much shorter than the longer,

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from vision import CardDetector
+from vision.index_pairs import INK_MIN
 from vision.locate import dark_quads, rectify, turned
 from vision.overlap import _square_chamfers
 from vision.reader import CardReader
@@ -293,6 +294,36 @@ def test_an_index_a_fifth_of_the_frame_tall_is_read(
     dets = [d for d in detector.detect(img) if d.card]
     assert [d.card for d in dets] == [card]
     assert dets[0].confidence < 0.9
+
+
+def pale_grey_close_up(card: str, turn: int, pale: float) -> np.ndarray:
+    """:func:`close_up` in a grey photo whose ink is pale (``pale`` of its darkness
+    kept): a red index in grey, or a phone's washed-out print, is only a fifth or so
+    darker than the stock round it."""
+    face = cv2.cvtColor(card_face(card), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    h, w = face.shape[:2]
+    part = np.rot90(face[int(0.02 * h) : int(0.55 * h), int(0.03 * w) :], turn)
+    part = 255 - (255 - part) * pale
+    img = cv2.resize(part, (1280, 960) if part.shape[1] > part.shape[0] else (960, 1280))
+    grey = cv2.cvtColor(np.clip(img, 0, 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
+    return camera(grey, np.random.default_rng(turn), glare=False)
+
+
+@pytest.mark.parametrize(
+    ("card", "turn", "pale"), [("KD", 0, 0.35), ("KD", 1, 0.3), ("3S", 0, 0.25)]
+)
+def test_a_pale_index_in_a_frame_where_nothing_read_is_searched_for_again(
+    monkeypatch: pytest.MonkeyPatch, card: str, turn: int, pale: float
+) -> None:
+    """Where nothing else read, the index search runs once more taking fainter ink
+    (:data:`vision.detector.FAINT_INK`): the pale index is read; with the search's own
+    threshold only, nothing is."""
+    frame = pale_grey_close_up(card, turn, pale)
+    dets = [d for d in CardDetector().detect(frame) if d.card]
+    assert [d.card for d in dets] == [card]
+    assert dets[0].confidence < 0.9
+    monkeypatch.setattr("vision.detector.FAINT_INK", INK_MIN)
+    assert [d.card for d in CardDetector().detect(frame) if d.card] == []
 
 
 @pytest.mark.parametrize("seed", [2, 3])

@@ -1,0 +1,111 @@
+"""A close-up: a card nearer the camera than the frame is wide, one corner in view and
+its sides running off the frame, found by that corner at the size its index reads at."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import CardDetector
+from vision.detector import Detection
+from vision.overlap import ASPECT, close_up_hypotheses
+from vision.synth import camera, card_face, place
+
+
+def card_mask(corner: tuple[float, float], short: float, angle: float) -> np.ndarray:
+    """A 640×480 mask of one card (``short`` its short side) whose top-left corner lies
+    at ``corner``, turned ``angle`` degrees; the frame cuts what does not fit."""
+    t = np.deg2rad(angle)
+    right = np.array([np.cos(t), np.sin(t)])
+    down = np.array([-np.sin(t), np.cos(t)])
+    p = np.array(corner)
+    quad = np.array(
+        [p, p + right * short, p + right * short + down * short * ASPECT, p + down * short * ASPECT]
+    )
+    mask = np.zeros((480, 640), np.uint8)
+    cv2.fillPoly(mask, [np.round(quad).astype(np.int32)], 1)
+    return mask
+
+
+def short_side(q: np.ndarray) -> float:
+    return float(min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[3] - q[0])))
+
+
+@pytest.mark.parametrize(("short", "angle"), [(500.0, 8.0), (700.0, -12.0), (560.0, 20.0)])
+def test_a_close_up_corner_is_tried_at_sizes_one_of_which_is_the_card_s(
+    short: float, angle: float
+) -> None:
+    hypotheses = close_up_hypotheses(card_mask((160.0, 120.0), short, angle), 1.0)
+    assert hypotheses
+    for q in hypotheses:
+        assert np.linalg.norm(q[0] - [160, 120]) < 12  # all laid on the corner in view
+    # the sizes tried step by at most a third: one lies within a sixth of the card's
+    assert min(abs(np.log(short_side(q) / short)) for q in hypotheses) < np.log(1.17)
+    # at half the frame's scale, the same outlines in frame pixels
+    small = cv2.resize(card_mask((160.0, 120.0), short, angle), (320, 240))
+    halved = close_up_hypotheses(small, 0.5)
+    assert min(abs(np.log(short_side(q) / short)) for q in halved) < np.log(1.2)
+
+
+def test_a_card_whose_sides_stop_in_the_frame_is_no_close_up() -> None:
+    # lying whole in view: its sides end at its other corners
+    assert close_up_hypotheses(card_mask((200.0, 60.0), 200.0, 5.0), 1.0) == []
+    # running off the frame one way only (its long sides cut, its short ones not)
+    assert close_up_hypotheses(card_mask((200.0, 60.0), 250.0, 0.0), 1.0) == []
+
+
+def test_a_close_up_whose_sides_are_short_is_none() -> None:
+    # a corner near the frame's far side: each side seen for a sixth of the frame only
+    assert close_up_hypotheses(card_mask((540.0, 380.0), 600.0, 10.0), 1.0) == []
+
+
+def near(card: str, angle: float, seed: int) -> np.ndarray:
+    """A camera held over ``card``: the card half again as tall as the frame, its top-left
+    corner and index in view, the rest running off the frame's right and bottom."""
+    rng = np.random.default_rng(seed)
+    img = np.full((960, 1280, 3), (90, 110, 130), np.uint8)
+    place(img, card_face(card), (980, 900), 1536, angle, rng)
+    return camera(img, rng, glare=False)
+
+
+@pytest.mark.parametrize(("card", "angle"), [("KS", 10.0), ("AS", 6.0)])
+def test_a_close_up_is_read_by_its_corner_before_any_index_alone(
+    monkeypatch: pytest.MonkeyPatch, card: str, angle: float
+) -> None:
+    """A close-up of a court card shows its picture's ornaments as big as an index, and
+    they read as one now and then (a king's robe as a jack of diamonds): the corner with
+    its two sides is read first, and the index search alone is not run."""
+    frame = near(card, angle, seed=1)
+    other = "JD" if card != "JD" else "QH"
+    wrong = Detection(np.array([[0, 0], [9, 0], [9, 9], [0, 9]], np.float32), other, 0.69)
+
+    def pairs(self: CardDetector, frame: np.ndarray, found: list[Detection], *a, **k) -> list:  # noqa: ANN002, ANN003
+        # an index read alone wherever no card was read yet (beside one, none)
+        return [] if any(d.card for d in found) else [wrong]
+
+    monkeypatch.setattr(CardDetector, "_from_index_pairs", pairs)
+    detector = CardDetector()
+    dets = [d for d in detector.detect(frame) if d.card]
+    assert [d.card for d in dets] == [card]
+    assert 0.5 <= dets[0].confidence < 0.9  # one corner, nothing else to check it
+    # its outline a guess but for that corner (its size is the first the index read at)
+    assert detector.found_by_index(dets[0])
+    # without the close-up search, the index read alone is all there is
+    monkeypatch.setattr("vision.detector.close_up_hypotheses", lambda mask, scale: [])
+    assert [d.card for d in CardDetector().detect(frame) if d.card] == [other]
+
+
+@pytest.mark.parametrize("card", ["KS", "5D", "3S"])
+def test_a_close_up_outlined_as_the_part_in_view_is_read_by_its_corner(
+    monkeypatch: pytest.MonkeyPatch, card: str
+) -> None:
+    """Turned the other way, the part of the card in view is fitted as a card's outline
+    (its corners where the frame cuts it) and read at that size, wrongly (as another
+    suit, another rank): an outline the frame cuts does not keep the close-up from
+    being searched for, and the close-up's read replaces it."""
+    frame = near(card, -12.0, seed=1)
+    dets = [d for d in CardDetector().detect(frame) if d.card]
+    assert [d.card for d in dets] == [card]
+    monkeypatch.setattr("vision.detector.close_up_hypotheses", lambda mask, scale: [])
+    assert [d.card for d in CardDetector().detect(frame) if d.card] not in ([card], [])
