@@ -124,6 +124,9 @@ PIPS_LIFT_FROM = 0.3
 #: where it counts (CORNER_MIN): fainter ink finds a card now and then in a rendered
 #: empty table's texture (one at 0.38 in eight).
 FAINT_INK = 48
+#: At most this many pairs are read in the search for fainter ink (each two reads or
+#: more: an empty table's grain gives pairs by the hundred at that ink).
+FAINT_PAIRS = 24
 #: At most this many card hypotheses are read in a close-up (:meth:`CardDetector._close_up`).
 CLOSE_UP_MOST = 48
 
@@ -335,7 +338,9 @@ class CardDetector:
             # stock round a glyph is judged within a window narrower than it)
             out += self._from_index_pairs(frame_bgr, out, 0.0, SEARCH_SIZE // 2)[:1]
         if not any(d.card for d in out):
-            out += self._from_index_pairs(frame_bgr, out, CORNER_MIN, ink=FAINT_INK)[:1]
+            out += self._from_index_pairs(
+                frame_bgr, out, CORNER_MIN, ink=FAINT_INK, most=FAINT_PAIRS
+            )[:1]
         # the last resort, a dark deck: where a card read as its negative, or nothing
         # read as surely as the tracker counts
         if self._dark_deck or not any(d.card and d.confidence >= CORNER_MIN for d in out):
@@ -490,6 +495,7 @@ class CardDetector:
         size: int = SEARCH_SIZE,
         negative: bool = False,
         ink: int = INK_MIN,
+        most: int = MAX_PAIRS,
     ) -> list[Detection]:
         """Cards found by a corner index alone (:mod:`vision.index_pairs`) outside the
         cards already read: the best read of each pair of blobs (either way up), each
@@ -509,7 +515,7 @@ class CardDetector:
         if len(blobs) < 2:
             return []
         reads: list[_PairRead] = []
-        for a, b in index_pairs(blobs)[:MAX_PAIRS]:
+        for a, b in index_pairs(blobs)[:most]:
             best = None
             for rank, suit in ((a, b), (b, a)):
                 res, m = self._read_pair(frame_bgr, card_from_pair(rank, suit, scale))
