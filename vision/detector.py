@@ -441,6 +441,10 @@ class CardDetector:
             det = self._read_group(frame_bgr, [q, turned(q)])
             if det.card is not None and det.confidence >= CORNER_MIN:
                 out.append(det)
+        if mask is not None and not any(d.card for d in [*found, *out]):
+            # a close-up of a dark card: its corner in the negative (light stock's
+            # close-ups are looked for before any dark card)
+            out += self._close_up(frame_bgr, [(mask, scale)])
         if mask is not None:
             out += self._dark_corners(frame_bgr, mask, scale, [*found, *out])
         return out
@@ -868,7 +872,8 @@ class CardDetector:
         hypotheses = chain.from_iterable(close_up_hypotheses(m, s) for m, s in masks)
         for q in islice(hypotheses, CLOSE_UP_MOST):
             m = card_map(q, CARD_SIZE)
-            res = self.reader.read_corner(_corners_of(frame_bgr, m), self._colour)
+            # its other corner lies off the frame: the stock is judged on this one
+            res = self.reader.read_corner(_corners_of(frame_bgr, m), self._colour, True)
             if res.card is None or res.confidence < CORNER_MIN:
                 continue
             if best is None or res.confidence > best[0]:

@@ -62,12 +62,13 @@ def colourless(frame_bgr: np.ndarray) -> bool:
     return bool(percentile(spread, 99) < COLOURLESS_SPREAD)
 
 
-def light_stock(card_bgr: np.ndarray) -> tuple[np.ndarray, bool]:
+def light_stock(card_bgr: np.ndarray, first_only: bool = False) -> tuple[np.ndarray, bool]:
     """The card as dark ink on light stock, and whether it had to be inverted for that.
 
     Judged on the index corners, which are mostly bare stock on every deck (a court
-    card's picture can darken the middle of a light card)."""
-    both = corners(card_bgr)
+    card's picture can darken the middle of a light card); on the top-left one alone
+    if ``first_only`` (a close-up, whose other corner lies off the frame)."""
+    both = corners(card_bgr)[:1] if first_only else corners(card_bgr)
     grey = np.concatenate([cv2.cvtColor(c, cv2.COLOR_BGR2GRAY).ravel() for c in both])
     if percentile(grey, 50) >= DARK_GREY_STOCK:
         return card_bgr, False
@@ -490,12 +491,15 @@ class CardReader:
             return p
         return None
 
-    def read_corner(self, card_bgr: np.ndarray, colour: bool = True) -> CardRead:
+    def read_corner(
+        self, card_bgr: np.ndarray, colour: bool = True, first_only: bool = False
+    ) -> CardRead:
         """Read the top-left index alone: a card whose other end is hidden under the next
         one (its body is not consulted either, since another card may cover it). One
-        corner is believable but less so, as :meth:`_decide` weighs it."""
+        corner is believable but less so, as :meth:`_decide` weighs it. ``first_only``:
+        the stock judged on that corner alone (:func:`light_stock`)."""
         original = card_bgr
-        card_bgr, dark = light_stock(card_bgr)
+        card_bgr, dark = light_stock(card_bgr, first_only)
         found = [find_index(corners(card_bgr)[0])]
         if dark and found[0] is not None:
             found = [_colour_as_redness(found[0])]

@@ -3,14 +3,22 @@ its sides running off the frame, found by that corner at the size its index read
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
 
 from vision import CardDetector
 from vision.detector import Detection
+from vision.index import corner_windows
 from vision.overlap import ASPECT, close_up_hypotheses
+from vision.reader import CardReader
 from vision.synth import camera, card_face, place
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_vision_find import gold_on_black  # noqa: E402
 
 
 def card_mask(corner: tuple[float, float], short: float, angle: float) -> np.ndarray:
@@ -60,12 +68,15 @@ def test_a_close_up_whose_sides_are_short_is_none() -> None:
     assert close_up_hypotheses(card_mask((540.0, 380.0), 600.0, 10.0), 1.0) == []
 
 
-def near(card: str, angle: float, seed: int) -> np.ndarray:
+def near(
+    card: str, angle: float, seed: int, dark: bool = False, table: tuple = (90, 110, 130)
+) -> np.ndarray:
     """A camera held over ``card``: the card half again as tall as the frame, its top-left
-    corner and index in view, the rest running off the frame's right and bottom."""
+    corner and index in view, the rest running off the frame's right and bottom.
+    ``dark``: a black-and-gold deck's card."""
     rng = np.random.default_rng(seed)
-    img = np.full((960, 1280, 3), (90, 110, 130), np.uint8)
-    place(img, card_face(card), (980, 900), 1536, angle, rng)
+    img = np.full((960, 1280, 3), table, np.uint8)
+    place(img, gold_on_black(card) if dark else card_face(card), (980, 900), 1536, angle, rng)
     return camera(img, rng, glare=False)
 
 
@@ -111,3 +122,37 @@ def test_a_close_up_outlined_as_the_part_in_view_is_read_by_its_corner(
     assert [d.card for d in dets] == [card]
     monkeypatch.setattr("vision.detector.close_up_hypotheses", lambda mask, scale: [])
     assert [d.card for d in CardDetector().detect(frame) if d.card] not in ([card], [])
+
+
+@pytest.mark.parametrize(("card", "angle"), [("QH", 8.0), ("KD", 5.0)])
+def test_a_dark_deck_s_close_up_is_read_by_its_corner_in_the_negative(
+    monkeypatch: pytest.MonkeyPatch, card: str, angle: float
+) -> None:
+    """A black-and-gold card held close over a white desk, its index not searched for
+    alone: its corner is the negative's, and its stock is judged on the corner in view
+    alone (the other lies off the frame, where the warp repeats the gold picture's
+    edge: judged on both corners, the stock passes for light and the gold index reads
+    as nothing)."""
+    frame = near(card, angle, seed=2, dark=True, table=(226, 230, 232))
+    monkeypatch.setattr(CardDetector, "_from_index_pairs", lambda self, *a, **k: [])
+    detector = CardDetector()
+    dets = [d for d in detector.detect(frame) if d.card]
+    assert [d.card for d in dets] == [card]
+    assert detector.found_by_index(dets[0]) and dets[0].confidence < 0.9
+    # without the close-up search it is not read at all
+    monkeypatch.setattr("vision.detector.close_up_hypotheses", lambda mask, scale: [])
+    assert [d.card for d in CardDetector().detect(frame) if d.card] == []
+
+
+@pytest.mark.parametrize("card", ["QH", "7S", "KD"])
+def test_a_close_up_s_stock_is_judged_on_the_corner_in_view(card: str) -> None:
+    """A dark card's close-up warped whole: its bottom-right corner lies off the frame,
+    where the warp repeats what the frame's edge shows (a gold picture). Judged on both
+    corners the stock passes for light and the gold index reads as nothing; on the
+    corner in view, the card is read."""
+    face = cv2.resize(gold_on_black(card), (200, 300), interpolation=cv2.INTER_AREA)
+    _, (x0, y0, x1, y1) = corner_windows((200, 300))
+    face[y0:y1, x0:x1] = (60, 170, 215)  # gold
+    read = CardReader()
+    assert read.read_corner(face).card is None
+    assert read.read_corner(face, first_only=True).card == card
