@@ -6,6 +6,10 @@ the card on top is whole, and at least one of its corners — where the index is
 — is a right-angled corner of that outline. Each such corner, with the two sides leaving
 it and the card's size (taken from the cards found whole in the same frame, or guessed
 from the pile), gives a hypothetical card outline; its top-left index alone is read.
+
+A close-up is found the same way: a card nearer the camera than the frame is wide shows
+one corner, both its sides running off the frame, and no size at all; its card is laid
+on that corner at a few sizes, and the read of the index tells which fits.
 """
 
 from __future__ import annotations
