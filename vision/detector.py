@@ -198,6 +198,9 @@ class CardDetector:
         #: The frame's outlines read so far (by their bytes), while a frame is read: a
         #: frame read a second time with the edge mask reads its other outlines once.
         self._reads: dict[bytes, CardRead] | None = None
+        #: the frame's index-pair reads so far, by card hypothesis (:meth:`_read_pair`):
+        #: the later searches of a frame where little read pair the same blobs again
+        self._pair_reads: dict[bytes, tuple[CardRead, np.ndarray]] | None = None
         #: The same for outline groups (by their first outline), with reads kept from
         #: the camera's last frame.
         self._groups: dict[bytes, tuple[_GroupRead, bool]] | None = None
@@ -264,6 +267,7 @@ class CardDetector:
     def _detect(self, frame_bgr: np.ndarray) -> list[Detection]:
         self._colour = not colourless(frame_bgr)
         self._reads = {}
+        self._pair_reads = {}
         self._groups = {}
         self._sources = None
         self._bare = {}
@@ -278,6 +282,7 @@ class CardDetector:
             return found
         finally:
             self._reads = None
+            self._pair_reads = None
             self._groups = None
             self._sources = None
             self._bare = None
@@ -601,6 +606,18 @@ class CardDetector:
         card narrower or wider than its height says; glyphs read at the wrong width read
         weakly or wrong. (Where it reads as nothing, the pair is most likely no index: a
         table's grain read at other widths gives a card now and then.)"""
+        key = m.tobytes()
+        if self._pair_reads is not None and key in self._pair_reads:
+            return self._pair_reads[key]
+        best = self._read_pair_afresh(frame_bgr, m)
+        if self._pair_reads is not None:
+            self._pair_reads[key] = best
+        return best
+
+    def _read_pair_afresh(
+        self, frame_bgr: np.ndarray, m: np.ndarray
+    ) -> tuple[CardRead, np.ndarray]:
+        """:meth:`_read_pair`, not kept from earlier in the frame."""
         best = self.reader.read_corner(_corners_of(frame_bgr, m), self._colour), m
         if best[0].card is None or best[0].confidence >= CORNER_MIN:
             return best

@@ -318,7 +318,9 @@ def test_pips_leaning_two_in_three_to_the_other_black_suit_turn_it(
     detector = CardDetector()
     monkeypatch.setattr(detector, "reader", _ReadsTheIndex("5S", 0.6))
     monkeypatch.setattr("vision.detector._corners_of", lambda frame, m: m)
-    votes = FirstPips(np.array([0.6, 0.0, 0.0, 0.4], np.float32), np.array([1 - lean, lean], np.float32))
+    votes = FirstPips(
+        np.array([0.6, 0.0, 0.0, 0.4], np.float32), np.array([1 - lean, lean], np.float32)
+    )
     monkeypatch.setattr("vision.detector.first_pips", lambda window, model: votes)
     frame = with_first_pip(index_frame(), "C")
     got = detector._from_index_pairs(frame, [], CORNER_MIN)
@@ -479,9 +481,7 @@ def test_a_weak_card_searched_as_a_pile_keeps_its_doubt(monkeypatch: pytest.Monk
     weak = Detection(
         np.array([[200, 100], [400, 100], [400, 400], [200, 400]], np.float32), "3H", 0.45
     )
-    quad = (np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) + [199, 101]).astype(
-        np.float32
-    )
+    quad = (np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) + [199, 101]).astype(np.float32)
     pair = Detection(quad, "5H", 0.8)
     detector._by_index[id(pair)] = (pair, card_map(quad, CARD_SIZE), False)
     monkeypatch.setattr(detector, "_from_index_pairs", lambda *args, **kwargs: [pair])
@@ -517,3 +517,26 @@ def test_a_card_read_from_one_end_and_its_other_index_alone_disagreeing_waits(
     assert beside(0.6, "QC", 0.6) == [("6C", READ_TWICE_MOST)]
     assert beside(0.78, "QC", 0.58) == [("6C", 0.78)]  # the glared ten's case: it stands
     assert beside(0.6, "6C", 0.7) == [("6C", 0.6)]  # the same card: read once
+
+
+def test_a_frame_reads_each_index_pair_hypothesis_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A frame where nothing reads (an empty table) is searched for indices several
+    times over, pairing the same blobs again: each card hypothesis is read once."""
+    frame, _ = scene([], seed=0)
+    asked: list[bytes] = []
+    read: list[bytes] = []
+    pair, afresh = CardDetector._read_pair, CardDetector._read_pair_afresh
+
+    def asking(self: CardDetector, f: np.ndarray, m: np.ndarray) -> tuple:
+        asked.append(m.tobytes())
+        return pair(self, f, m)
+
+    def reading(self: CardDetector, f: np.ndarray, m: np.ndarray) -> tuple:
+        read.append(m.tobytes())
+        return afresh(self, f, m)
+
+    monkeypatch.setattr(CardDetector, "_read_pair", asking)
+    monkeypatch.setattr(CardDetector, "_read_pair_afresh", reading)
+    CardDetector().detect(frame)
+    assert len(asked) > len(set(asked))  # the searches asked for some again
+    assert len(read) == len(set(read)) == len(set(asked))  # each read once
