@@ -38,7 +38,7 @@ sys.path.append(str(Path(__file__).resolve().parent))
 
 from photo_split import held_out, in_part  # noqa: E402
 from vision_accuracy import PHOTO_SUFFIXES, label_of, load_frame  # noqa: E402
-from vision_degraded import Tally, folder_arguments  # noqa: E402
+from vision_degraded import Tally, folder_arguments, print_tallies  # noqa: E402
 
 from vision import CardDetector  # noqa: E402
 from vision.detector import CARD_SIZE  # noqa: E402
@@ -84,11 +84,6 @@ def close_up(
     left, top, side = at
     crop = img[top : top + side, left : left + side]
     return cv2.resize(crop, (1280, 1280), interpolation=cv2.INTER_LINEAR)
-
-
-def unread(t: Tally) -> int:
-    """The close-ups of ``t`` read as no card at all."""
-    return sum(m.endswith(": unread") for m in t.misses)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -152,21 +147,14 @@ def main(argv: list[str] | None = None) -> int:
     if not colour.photos:
         print(f"vision_closeup: no close-up could be made from the photos in {args.dir}")
         return 2
-    for kind, t in tallies.items():
-        print(
-            f"{kind:6s} right {t.right}/{t.photos} ({t.pct:.1f}%)  unread {unread(t)}  "
-            f"wrong counted {t.wrong_counted}  wrong sure {t.wrong_sure}"
-        )
-        if args.show_misses:
-            for m in t.misses:
-                print(f"    {m}")
+    print_tallies(tallies, args.show_misses, width=6, unread=True)
     both = tallies.values()
     print(
         f"vision_closeup photos={colour.photos} "
         f"plain_right_pct={100.0 * plain_right / max(plain, 1):.1f} "
         f"right_pct={colour.pct:.1f} grey_right_pct={grey_t.pct:.1f} "
         f"ratio_grey_to_colour={grey_t.pct / max(colour.pct, 1e-9):.3f} "
-        f"unread={sum(unread(t) for t in both)} "
+        f"unread={sum(t.unread for t in both)} "
         f"wrong_counted={sum(t.wrong_counted for t in both)} "
         f"wrong_sure={sum(t.wrong_sure for t in both)}"
     )

@@ -120,6 +120,27 @@ class Tally:
     def pct(self) -> float:
         return 100.0 * self.right / max(self.photos, 1)
 
+    @property
+    def unread(self) -> int:
+        """The photos read as no card at all."""
+        return sum(m.endswith(": unread") for m in self.misses)
+
+
+def print_tallies(
+    tallies: dict[str, Tally], show_misses: bool, width: int = 7, unread: bool = False
+) -> None:
+    """Each kind's line (with the photos read as nothing, if ``unread``), and its misses
+    if asked."""
+    for kind, t in tallies.items():
+        gone = f"unread {t.unread}  " if unread else ""
+        print(
+            f"{kind:{width}s} right {t.right}/{t.photos} ({t.pct:.1f}%)  {gone}wrong counted "
+            f"{t.wrong_counted}  wrong sure {t.wrong_sure}"
+        )
+        if show_misses:
+            for m in t.misses:
+                print(f"    {m}")
+
 
 def folder_arguments(ap: argparse.ArgumentParser) -> None:
     """The arguments that pick the photos: the folder, the part of the real-photo set
@@ -183,14 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     if not plain.photos:
         print(f"vision_degraded: no photo in {args.dir} could be read")
         return 2
-    for kind, t in tallies.items():
-        print(
-            f"{kind:7s} right {t.right}/{t.photos} ({t.pct:.1f}%)  wrong counted "
-            f"{t.wrong_counted}  wrong sure {t.wrong_sure}"
-        )
-        if args.show_misses:
-            for m in t.misses:
-                print(f"    {m}")
+    print_tallies(tallies, args.show_misses)
     spoiled = {k: t for k, t in tallies.items() if k != "plain"}
     worst = min(spoiled, key=lambda k: spoiled[k].pct)
     mean = sum(t.pct for t in spoiled.values()) / len(spoiled)
