@@ -36,9 +36,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.append(str(Path(__file__).resolve().parent))
 
-from photo_split import held_out, in_part  # noqa: E402
-from vision_accuracy import PHOTO_SUFFIXES, label_of, load_frame  # noqa: E402
-from vision_degraded import Tally, folder_arguments, print_tallies  # noqa: E402
+from vision_accuracy import label_of, load_frame  # noqa: E402
+from vision_degraded import Tally, chosen_photos, folder_arguments, print_tallies  # noqa: E402
 
 from vision import CardDetector  # noqa: E402
 from vision.detector import CARD_SIZE  # noqa: E402
@@ -108,14 +107,7 @@ def main(argv: list[str] | None = None) -> int:
             "vision_closeup: --share should be from 0.3 to under 1 (a card running off the frame)"
         )
         return 2
-    photos = [p for p in args.dir.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES]
-    paths = sorted(p for p in photos if label_of(p) and in_part(p.name, args.part))
-    paths = paths[:: max(args.every, 1)]
-    if args.part == "all" and any(held_out(p.name) for p in paths):
-        print(
-            "note: some of these photos are named as the real-photo set's held-out ones "
-            "(bench/photo_split.py); for that set, --part dev leaves them out"
-        )
+    paths = chosen_photos(args)
     if not paths:
         print(f"vision_closeup: no photo in {args.dir} is named by its card (AS_1.jpg, 10h.png)")
         return 2

@@ -156,6 +156,23 @@ def folder_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--every", type=int, default=1, help="take every Nth photo (quick subsets)")
 
 
+def chosen_photos(args: argparse.Namespace) -> list[Path]:
+    """The photos :func:`folder_arguments` pick, named by their card; says which were left
+    out unnamed, and where some are named as the real-photo set's held-out ones."""
+    photos = [p for p in args.dir.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES]
+    unnamed = sorted(p.name for p in photos if not label_of(p))
+    if unnamed:
+        print(f"{len(unnamed)} photos not named by their card left out (first: {unnamed[0]})")
+    paths = sorted(p for p in photos if label_of(p) and in_part(p.name, args.part))
+    paths = paths[:: max(args.every, 1)]
+    if args.part == "all" and any(held_out(p.name) for p in paths):
+        print(
+            "note: some of these photos are named as the real-photo set's held-out ones "
+            "(bench/photo_split.py); for that set, --part dev leaves them out"
+        )
+    return paths
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -168,17 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.dir.is_dir():
         print(f"vision_degraded: {args.dir} is not a folder")
         return 2
-    photos = [p for p in args.dir.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES]
-    unnamed = sorted(p.name for p in photos if not label_of(p))
-    if unnamed:
-        print(f"{len(unnamed)} photos not named by their card left out (first: {unnamed[0]})")
-    paths = sorted(p for p in photos if label_of(p) and in_part(p.name, args.part))
-    paths = paths[:: max(args.every, 1)]
-    if args.part == "all" and any(held_out(p.name) for p in paths):
-        print(
-            "note: some of these photos are named as the real-photo set's held-out ones "
-            "(bench/photo_split.py); for that set, --part dev leaves them out"
-        )
+    paths = chosen_photos(args)
     if not paths:
         where = f"{args.dir}" if args.part == "all" else f"the {args.part} part of {args.dir}"
         print(
