@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from vision import CardDetector
+from vision.detector import FAINT_HALF_LEAST
 from vision.index_pairs import INK_MIN
 from vision.locate import dark_quads, rectify, turned
 from vision.overlap import _square_chamfers
@@ -323,6 +324,33 @@ def test_a_pale_index_in_a_frame_where_nothing_read_is_searched_for_again(
     assert [d.card for d in dets] == [card]
     assert dets[0].confidence < 0.9
     monkeypatch.setattr("vision.detector.FAINT_INK", INK_MIN)
+    assert [d.card for d in CardDetector().detect(frame) if d.card] == []
+
+
+def pale_grey_big_index(card: str, turn: int, pale: float) -> np.ndarray:
+    """A pale grey close-up nearer still: the card's top-left quarter fills the frame, so
+    its index is big as well as faint (``pale`` of its ink's darkness kept)."""
+    face = cv2.cvtColor(card_face(card), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    h, w = face.shape[:2]
+    part = np.rot90(face[int(0.02 * h) : int(0.32 * h), int(0.03 * w) : int(0.6 * w)], turn)
+    part = 255 - (255 - part) * pale
+    img = cv2.resize(part, (1280, 960) if part.shape[1] > part.shape[0] else (960, 1280))
+    grey = cv2.cvtColor(np.clip(img, 0, 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
+    return camera(grey, np.random.default_rng(turn), glare=False)
+
+
+@pytest.mark.parametrize(("card", "turn", "pale"), [("3S", 0, 0.25), ("3S", 1, 0.3)])
+def test_a_big_pale_index_is_searched_for_at_half_size_as_well(
+    monkeypatch: pytest.MonkeyPatch, card: str, turn: int, pale: float
+) -> None:
+    """Too faint for the first searches and too big for the fainter one: the fainter
+    search is run again at half its size (kept from FAINT_HALF_LEAST); without that run
+    nothing reads."""
+    frame = pale_grey_big_index(card, turn, pale)
+    dets = [d for d in CardDetector().detect(frame) if d.card]
+    assert [d.card for d in dets] == [card]
+    assert FAINT_HALF_LEAST <= dets[0].confidence < 0.9
+    monkeypatch.setattr("vision.detector.FAINT_HALF_LEAST", 1.01)
     assert [d.card for d in CardDetector().detect(frame) if d.card] == []
 
 
