@@ -342,22 +342,32 @@ class CardDetector:
             if near:
                 out = [d for d in out if not d.card] + near
         spare: list[Detection] = []
+        weak: list[Detection] = []  # the index search's read, short of what counts
         if not any(d.card for d in out):
             first = self._from_index_pairs(frame_bgr, out, 0.0)
             out += first[:1]
             spare = [d for d in first[1:] if d.confidence >= CORNER_MIN]
-        if not any(d.card for d in out):
+            weak = [d for d in first[:1] if d.confidence < CORNER_MIN]
+        # where nothing read, or the first search only short of what counts (a big
+        # index's fragments read as a 6 at 0.27 where its whole glyphs read 5 at 0.8),
+        # the search runs again; a surer read replaces the weak one, one that counts
+        # ends it (twentieth round)
+        retries = (
             # a close-up: its index is too big for the search's working copy (the
             # stock round a glyph is judged within a window narrower than it)
-            out += self._from_index_pairs(frame_bgr, out, 0.0, SEARCH_SIZE // 2)[:1]
-        if not any(d.card for d in out):
-            out += self._from_index_pairs(
-                frame_bgr, out, CORNER_MIN, ink=FAINT_INK, most=FAINT_PAIRS
-            )[:1]
-        if not any(d.card for d in out):
-            out += self._from_index_pairs(
-                frame_bgr, out, FAINT_HALF_LEAST, SEARCH_SIZE // 2, ink=FAINT_INK, most=FAINT_PAIRS
-            )[:1]
+            (SEARCH_SIZE // 2, 0.0, INK_MIN, MAX_PAIRS),
+            # pale ink (a red index in grey), at both sizes
+            (SEARCH_SIZE, CORNER_MIN, FAINT_INK, FAINT_PAIRS),
+            (SEARCH_SIZE // 2, FAINT_HALF_LEAST, FAINT_INK, FAINT_PAIRS),
+        )
+        for size, least, ink, most in retries:
+            if any(d.card and all(d is not w for w in weak) for d in out):
+                break
+            unread = [d for d in out if not d.card]
+            more = self._from_index_pairs(frame_bgr, unread, least, size, ink=ink, most=most)[:1]
+            if more and (not weak or more[0].confidence > weak[0].confidence):
+                out = unread + more
+                weak = [d for d in more if d.confidence < CORNER_MIN]
         # the last resort, a dark deck: where a card read as its negative, or nothing
         # read as surely as the tracker counts
         if self._dark_deck or not any(d.card and d.confidence >= CORNER_MIN for d in out):
@@ -629,14 +639,18 @@ class CardDetector:
     def _read_pair_afresh(
         self, frame_bgr: np.ndarray, m: np.ndarray
     ) -> tuple[CardRead, np.ndarray]:
-        """:meth:`_read_pair`, not kept from earlier in the frame."""
-        best = self.reader.read_corner(_corners_of(frame_bgr, m), self._colour), m
+        """:meth:`_read_pair`, not kept from earlier in the frame. Where the card's
+        other index corner lies off the frame its stock is judged on the corner read
+        alone: the warp repeats the frame's edge there, which a dark picture or cloth
+        running off it makes a light card's "dark stock" (twentieth round)."""
+        first_only = _far_corner_off(m, frame_bgr.shape)
+        best = self.reader.read_corner(_corners_of(frame_bgr, m), self._colour, first_only), m
         if best[0].card is None or best[0].confidence >= CORNER_MIN:
             return best
         for f in STRETCHES:
             across = np.array([[f, 0.0, RANK_AT[0] * (1 - f)], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
             mf = across @ m
-            res = self.reader.read_corner(_corners_of(frame_bgr, mf), self._colour)
+            res = self.reader.read_corner(_corners_of(frame_bgr, mf), self._colour, first_only)
             res = replace(res, confidence=res.confidence * STRETCH_DISCOUNT)
             if res.card is not None and res.confidence > best[0].confidence:
                 best = res, mf
@@ -1251,6 +1265,18 @@ def _bare_stock(
     n, _, stats, _ = cv2.connectedComponentsWithStats(bare.astype(np.uint8), connectivity=8)
     card = median([cv2.contourArea(d.quad) for d in read]) / COARSE**2
     return n > 1 and int(stats[1:, cv2.CC_STAT_AREA].max()) >= BARE_SHARE * card
+
+
+def _far_corner_off(m: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Whether the index corner opposite the one a card hypothesis ``m`` (frame to
+    rectified card) is read by lies outside the frame: a close-up's, whose stock is
+    then judged on the corner in view alone (the warp repeats the frame's edge there)."""
+    w, h = CARD_SIZE
+    x, y, z = np.linalg.inv(m) @ np.array([w - RANK_AT[0], h - RANK_AT[1], 1.0])
+    if z <= 0:
+        return True
+    x, y = x / z, y / z
+    return not (0 <= x < shape[1] and 0 <= y < shape[0])
 
 
 def _too_small(group: list[Outline], read: list[Detection]) -> bool:

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from vision import CardDetector
-from vision.detector import Detection
+from vision.detector import CARD_SIZE, Detection, _far_corner_off
 from vision.index import corner_windows
+from vision.locate import card_map
 from vision.overlap import ASPECT, close_up_hypotheses
 from vision.reader import CardReader
 from vision.synth import camera, card_face, place
@@ -156,3 +157,36 @@ def test_a_close_up_s_stock_is_judged_on_the_corner_in_view(card: str) -> None:
     read = CardReader()
     assert read.read_corner(face).card is None
     assert read.read_corner(face, first_only=True).card == card
+
+
+@pytest.mark.parametrize(
+    ("card", "angle", "seed"), [("KC", 8.0, 2), ("QS", -6.0, 1), ("5C", 0.0, 1)]
+)
+def test_an_index_read_alone_whose_card_runs_off_the_frame_is_judged_on_the_corner_in_view(
+    monkeypatch: pytest.MonkeyPatch, card: str, angle: float, seed: int
+) -> None:
+    """A close-up read by its index alone (its corner not searched for): the card that
+    index puts there has its other index corner off the frame, where the warp repeats
+    the frame's edge, here a dark picture running off it. Judged on both corners the
+    light stock passes for dark and the index reads as nothing; judged on the corner in
+    view (:func:`vision.detector._far_corner_off`), the card is read."""
+    frame = near(card, angle, seed=seed).copy()
+    frame[500:, 700:] = (70, 30, 20)  # a court card's dark robe, or a dark cloth
+    monkeypatch.setattr("vision.detector.close_up_hypotheses", lambda mask, scale: [])
+    detector = CardDetector()
+    dets = [d for d in detector.detect(frame) if d.card]
+    assert [d.card for d in dets] == [card]
+    assert detector.found_by_index(dets[0]) and dets[0].confidence < 0.9
+    monkeypatch.setattr("vision.detector._far_corner_off", lambda m, shape: False)
+    assert [d.card for d in CardDetector().detect(frame) if d.card] == []
+
+
+def test_a_card_hypothesis_s_far_corner_is_off_the_frame_only_where_it_is() -> None:
+    inside = np.array([[500, 300], [700, 300], [700, 600], [500, 600]], np.float32)
+    m = card_map(inside, CARD_SIZE)
+    assert not _far_corner_off(m, (960, 1280, 3))
+    assert _far_corner_off(card_map(inside + (0, 400), CARD_SIZE), (960, 1280, 3))
+    assert _far_corner_off(card_map(inside + (640, 0), CARD_SIZE), (960, 1280, 3))
+    # turned half round, its far corner is the top-left one
+    assert _far_corner_off(card_map(inside[[2, 3, 0, 1]] - (0, 340), CARD_SIZE), (960, 1280, 3))
+    assert not _far_corner_off(card_map(inside[[2, 3, 0, 1]] + (0, 290), CARD_SIZE), (960, 1280, 3))

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from vision import CardDetector
-from vision.detector import FAINT_HALF_LEAST
+from vision.detector import FAINT_HALF_LEAST, FAINT_INK, Detection
 from vision.index_pairs import INK_MIN
 from vision.locate import dark_quads, rectify, turned
 from vision.overlap import _square_chamfers
@@ -352,6 +352,45 @@ def test_a_big_pale_index_is_searched_for_at_half_size_as_well(
     assert FAINT_HALF_LEAST <= dets[0].confidence < 0.9
     monkeypatch.setattr("vision.detector.FAINT_HALF_LEAST", 1.01)
     assert [d.card for d in CardDetector().detect(frame) if d.card] == []
+
+
+@pytest.mark.parametrize(("later", "kept"), [(0.7, "5D"), (0.2, "6D")])
+def test_a_weak_first_index_read_gives_way_to_a_surer_one_from_a_later_search(
+    monkeypatch: pytest.MonkeyPatch, later: float, kept: str
+) -> None:
+    """Where nothing else read, the first index search's read short of counting (a
+    big index's fragments read as a 6 at 0.27) does not end the search: the later ones
+    (half size, fainter ink) are run too, and a surer read replaces it; a weaker one
+    does not."""
+    frame = np.full((960, 1280, 3), 120, np.uint8)
+    box = np.array([[500, 300], [700, 300], [700, 600], [500, 600]], np.float32)
+    asked: list[tuple[int, int]] = []
+
+    def pairs(
+        self: CardDetector,
+        f: np.ndarray,
+        found: list,
+        least: float,
+        size: int = 640,
+        negative: bool = False,
+        ink: int = INK_MIN,
+        most: int = 96,
+    ) -> list:  # noqa: E501
+        if negative or found and any(d.card for d in found):
+            return []
+        asked.append((size, ink))
+        if (size, ink, least) == (640, INK_MIN, 0.0):
+            return [Detection(box, "6D", 0.27)]
+        if (size, ink) == (320, INK_MIN):
+            return [Detection(box + 10, "5D", later)]
+        return []
+
+    monkeypatch.setattr(CardDetector, "_from_index_pairs", pairs)
+    dets = [d for d in CardDetector().detect(frame) if d.card]
+    assert [d.card for d in dets] == [kept]
+    assert (320, INK_MIN) in asked
+    if later >= 0.5:  # a read that counts ends the search
+        assert (640, FAINT_INK) not in asked
 
 
 @pytest.mark.parametrize("seed", [2, 3])

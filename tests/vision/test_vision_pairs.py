@@ -188,7 +188,7 @@ class _ReadsByPlace:
         self.base: np.ndarray | None = None
         self.model = GlyphModel.load()  # for the pips beside the index (none here)
 
-    def read_corner(self, m: np.ndarray, colour: bool = True) -> CardRead:
+    def read_corner(self, m: np.ndarray, colour: bool = True, first_only: bool = False) -> CardRead:
         if self.base is None:
             self.base = m
         for k, shift in enumerate(SHIFTS):
@@ -236,7 +236,7 @@ class _ReadsTheIndex:
         self.card, self.confidence = card, confidence
         self.model = GlyphModel.load()
 
-    def read_corner(self, m: np.ndarray, colour: bool = True) -> CardRead:
+    def read_corner(self, m: np.ndarray, colour: bool = True, first_only: bool = False) -> CardRead:
         rank = m @ np.array([308.5, 213.5, 1.0])
         suit = m @ np.array([308.5, 245.5, 1.0])
         at = np.array([RANK_AT, (RANK_AT[0], RANK_AT[1] + RANK_TO_SUIT)])
@@ -337,7 +337,7 @@ class _ReadsByWidth:
         self.model = GlyphModel.load()
         self.widths: list[float] = []
 
-    def read_corner(self, m: np.ndarray, colour: bool = True) -> CardRead:
+    def read_corner(self, m: np.ndarray, colour: bool = True, first_only: bool = False) -> CardRead:
         rank = m @ np.array([308.5, 213.5, 1.0])
         suit = m @ np.array([308.5, 245.5, 1.0])
         if np.hypot(*(rank[:2] - RANK_AT)) > 1 or abs(suit[0] - RANK_AT[0]) > 1:
