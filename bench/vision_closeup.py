@@ -36,8 +36,13 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.append(str(Path(__file__).resolve().parent))
 
-from vision_accuracy import label_of, load_frame  # noqa: E402
-from vision_degraded import Tally, chosen_photos, folder_arguments, print_tallies  # noqa: E402
+from vision_degraded import (  # noqa: E402
+    Tally,
+    chosen_photos,
+    decoded,
+    folder_arguments,
+    print_tallies,
+)
 
 from vision import CardDetector  # noqa: E402
 from vision.detector import CARD_SIZE  # noqa: E402
@@ -113,13 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     tallies = {"colour": Tally(), "grey": Tally()}
     plain_right = plain = 0
-    for p in paths:
-        img = load_frame(p)
-        if img is None:
-            print(f"{p.name} will not decode as a picture: left out")
-            continue
-        truth = label_of(p)
-        assert truth is not None
+    for p, img, truth in decoded(paths):
         plain += 1
         read = [d for d in CardDetector().detect(img) if d.card]
         top = max(read, key=lambda d: d.confidence) if read else None

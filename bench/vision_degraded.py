@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import cv2
@@ -173,6 +173,18 @@ def chosen_photos(args: argparse.Namespace) -> list[Path]:
     return paths
 
 
+def decoded(paths: list[Path]) -> Iterator[tuple[Path, np.ndarray, str]]:
+    """Each photo that decodes, with its card (saying which do not, and going on)."""
+    for p in paths:
+        img = load_frame(p)
+        if img is None:
+            print(f"{p.name} will not decode as a picture: left out")
+            continue
+        truth = label_of(p)
+        assert truth is not None
+        yield p, img, truth
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -197,13 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     detector = CardDetector()
     tallies = {"plain": Tally(), **{k: Tally() for k in kinds}}
     rng = np.random.default_rng(0)
-    for p in paths:
-        img = load_frame(p)
-        if img is None:
-            print(f"{p.name} will not decode as a picture: left out")
-            continue
-        truth = label_of(p)
-        assert truth is not None
+    for p, img, truth in decoded(paths):
         tallies["plain"].add(p.name, truth, detector, img)
         for kind, spoil in kinds.items():
             tallies[kind].add(p.name, truth, detector, spoil(img, rng))
