@@ -743,22 +743,30 @@ class CardDetector:
         out = []
         for d in spare:
             at = self._index_point(d)
-            if d.card in seen or any(self._hides(o, at, d.center) for o in whole if o is not d):
+            if d.card in seen or any(
+                self._hides(o, at, d.center, d.card) for o in whole if o is not d
+            ):
                 continue
             seen.add(d.card)
             out.append(d)
         return out
 
-    def _hides(self, d: Detection, index: tuple[float, float], middle: tuple[float, float]) -> bool:
-        """Whether the card ``d`` hides a card read from its index at ``index``.
+    def _hides(
+        self, d: Detection, index: tuple[float, float], middle: tuple[float, float], card: str
+    ) -> bool:
+        """Whether the card ``d`` hides ``card``, read from its index at ``index``.
 
         A card read from index pairs hides it if its own index (either, if read at both
         corners) lies there, within a glyph's spacing: the same ink read twice. An
         outlined card hides it only lying over both that index and the card's ``middle``:
         an outlined card may lie under the index (in a fan, the card on top shows its
-        index over the next one's outline)."""
+        index over the next one's outline); and never where the index is of a colour no
+        mark of that card has (:func:`_other_ink`: a red index over a spot card of
+        spades lies on top of it, a pile's outline taking in both)."""
         entry = self._by_index.get(id(d))
         if entry is None or entry[0] is not d:
+            if self._colour and _other_ink(d.card, card):
+                return False
             return self._covers(d, index) and self._covers(d, middle)
         _, m, both = entry
         x, y, w = m @ np.array([index[0], index[1], 1.0])
@@ -1277,6 +1285,12 @@ def _far_corner_off(m: np.ndarray, shape: tuple[int, ...]) -> bool:
         return True
     x, y = x / z, y / z
     return not (0 <= x < shape[1] and 0 <= y < shape[0])
+
+
+def _other_ink(card: str, other: str) -> bool:
+    """Whether ``other``'s index cannot be ``card``'s own ink: ``card`` a spot card or an
+    ace (every mark on it is its suit's colour) and ``other`` of the other colour."""
+    return card[0] not in "JQK" and (card[-1] in "HD") != (other[-1] in "HD")
 
 
 def _too_small(group: list[Outline], read: list[Detection]) -> bool:

@@ -170,13 +170,18 @@ def test_a_spare_read_is_hidden_only_by_the_same_ink_or_a_card_over_it_whole() -
     detector._by_index[id(by_pairs)] = (by_pairs, m, False)
     rank = (top[0].cx, top[0].cy)
     far = (400.0, 600.0)
-    assert detector._hides(by_pairs, (rank[0] + 5.0, rank[1] + 5.0), far)
-    assert not detector._hides(by_pairs, (rank[0] + 1.2 * RANK_TO_SUIT, rank[1]), far)
-    outlined = Detection(
-        np.array([[380, 100], [600, 100], [600, 420], [380, 420]], np.float32), "9C", 0.95
-    )
-    assert not detector._hides(outlined, rank, far)
-    assert detector._hides(outlined, rank, (500.0, 300.0))
+    assert detector._hides(by_pairs, (rank[0] + 5.0, rank[1] + 5.0), far, "5C")
+    assert not detector._hides(by_pairs, (rank[0] + 1.2 * RANK_TO_SUIT, rank[1]), far, "5C")
+    box = np.array([[380, 100], [600, 100], [600, 420], [380, 420]], np.float32)
+    outlined = Detection(box, "9C", 0.95)
+    assert not detector._hides(outlined, rank, far, "5C")
+    assert detector._hides(outlined, rank, (500.0, 300.0), "5C")
+    # a red index is no mark of the nine of clubs: it lies over it (a pile outlined
+    # whole, read as the card under it); a court card's picture has red in it
+    assert not detector._hides(outlined, rank, (500.0, 300.0), "AD")
+    assert detector._hides(Detection(box, "KC", 0.95), rank, (500.0, 300.0), "AD")
+    detector._colour = False  # a frame without colour says nothing of the ink's
+    assert detector._hides(outlined, rank, (500.0, 300.0), "AD")
 
 
 class _ReadsByPlace:
