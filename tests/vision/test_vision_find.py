@@ -393,6 +393,32 @@ def test_a_weak_first_index_read_gives_way_to_a_surer_one_from_a_later_search(
         assert (640, FAINT_INK) not in asked
 
 
+def two_cards_held_close(first: str, second: str, seed: int) -> np.ndarray:
+    """Two cards held close side by side, their top-left corners in view and no outline:
+    the second nearer the camera, its index half again as big as the first's, too big
+    for the index search's working copy."""
+    halves = []
+    for card, share in ((first, 0.45), (second, 0.28)):
+        face = card_face(card)
+        h, w = face.shape[:2]
+        part = face[int(0.02 * h) : int(1.6 * share * h), int(0.03 * w) : int(share * w)]
+        halves.append(cv2.resize(part, (640, 960)))
+    return camera(np.hstack(halves), np.random.default_rng(seed), glare=False)
+
+
+@pytest.mark.parametrize(("first", "second"), [("9S", "2H"), ("4C", "AD")])
+def test_cards_held_close_are_searched_for_at_half_size_beside_the_first_read(
+    monkeypatch: pytest.MonkeyPatch, first: str, second: str
+) -> None:
+    """Where no outline reads and the index search reads a card that counts, it also
+    runs at half size (HALF_SPARE_LEAST) for the indices too big for it: the nearer
+    card is read too; without that run it is not."""
+    frame = two_cards_held_close(first, second, seed=0)
+    assert sorted(d.card for d in CardDetector().detect(frame) if d.card) == sorted([first, second])
+    monkeypatch.setattr("vision.detector.HALF_SPARE_LEAST", 1.01)
+    assert [d.card for d in CardDetector().detect(frame) if d.card] == [first]
+
+
 @pytest.mark.parametrize("seed", [2, 3])
 def test_a_dark_deck_with_no_outline_is_read_by_its_light_indices(
     detector: CardDetector, seed: int, monkeypatch: pytest.MonkeyPatch
