@@ -739,9 +739,10 @@ class CardDetector:
         return both and width - rx <= x <= width and height - ry <= y <= height
 
     def _spare_reads(self, spare: list[Detection], found: list[Detection]) -> list[Detection]:
-        """The first index search's other reads (:meth:`detect`) that count, each kept if
-        its card is not read already and no card read since hides it (:meth:`_hides`: its
-        index would be that card's own ink, an index, its picture or pips).
+        """The first index search's other reads (:meth:`detect`) that count, and those of
+        its run at half size (:data:`HALF_SPARE_LEAST`), each kept if its card is not
+        read already and no card read since hides it (:meth:`_hides`: its index would be
+        that card's own ink, an index, its picture or pips).
 
         Where nothing was outlined, that search looks at all the frame's ink and keeps only
         its best read (a single card's photo holds one card; the rest there is its picture
