@@ -315,12 +315,13 @@ def bench_scenes(
         dets, ms = _timed(detector.detect, img)
         times.append(ms)
         read = {d.card: d.confidence for d in dets if d.card}
+        kinds: dict[str, str] = {}
         if boxes is not None:
             if f"scenes/{name}" not in boxes and name not in boxes:
                 print(f"no index boxes for {name}: its cards count as covered")
             seen = corners_in_view(boxes, name)
             for c in truth:
-                kind = "open" if seen[c] >= 2 else "covered"
+                kind = kinds[c] = "open" if seen[c] >= 2 else "covered"
                 split[(kind, "cards")] += 1
                 split[(kind, "right")] += c in read
                 split[(kind, "counted")] += read.get(c, 0.0) >= COUNTED
@@ -335,9 +336,11 @@ def bench_scenes(
         base_right += len(truth & base)
         base_wrong += len(base - truth)
         if show:
+            missed = sorted(truth - read.keys())
             print(
                 f"scene {name}: {len(truth & read.keys())}/{len(truth)} right, "
-                f"wrong {sorted(bad)}, missed {sorted(truth - read.keys())}"
+                f"wrong {sorted(bad)}, missed {missed}"
+                + (f" (open: {[c for c in missed if kinds[c] == 'open']})" if kinds else "")
             )
     pct = lambda k: 100.0 * k / max(cards, 1)  # noqa: E731
     med = statistics.median(times) if times else 0.0

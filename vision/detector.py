@@ -50,7 +50,16 @@ from vision.overlap import (
     close_up_hypotheses,
     corner_hypotheses,
 )
-from vision.pips import BODY_X0, BODY_X1, BODY_Y0, BODY_Y1, FIRST_PIPS_WINDOW, first_pips
+from vision.pips import (
+    BODY_X0,
+    BODY_X1,
+    BODY_Y0,
+    BODY_Y1,
+    FIRST_PIPS_WINDOW,
+    FirstPips,
+    first_pips,
+    first_pips_on_dark,
+)
 from vision.plane import TablePlane
 from vision.reader import (
     DARK_GREY_STOCK,
@@ -59,6 +68,7 @@ from vision.reader import (
     CardReader,
     agreeing_corners,
     colourless,
+    dark_stock,
     read_as_glyphs,
     surer_corner,
 )
@@ -678,14 +688,18 @@ class CardDetector:
         them :data:`PIPS_AGREE` sure of its own suit, it counts, at :data:`CORNER_MIN`."""
         rank, suit = card[0], card[1]
         lift = PIPS_LIFT_FROM <= confidence < CORNER_MIN
-        if rank not in SPOT_RANKS or not (suit in BLACK_SUITS or lift):
+        if rank not in SPOT_RANKS:
             return card, confidence
         x0, y0, x1, y1 = FIRST_PIPS_WINDOW
         window = warp_windows(frame_bgr, m, CARD_SIZE, [FIRST_PIPS_WINDOW], cv2.BORDER_REPLICATE)[
             y0:y1, x0:x1
         ]
         if percentile(cv2.cvtColor(window, cv2.COLOR_BGR2GRAY), 50) < DARK_GREY_STOCK:
-            return card, confidence  # a dark deck's (or a shadowed) card: its ink is not darker
+            if dark_stock([window]):
+                return _by_dark_pips(first_pips_on_dark(window, self.reader.model), card, confidence)
+            return card, confidence  # a light card in shadow: its ink is not told from it
+        if not (suit in BLACK_SUITS or lift):
+            return card, confidence
         pips = first_pips(window, self.reader.model)
         if pips is None:
             return card, confidence
@@ -1284,6 +1298,27 @@ def _bare_stock(
     n, _, stats, _ = cv2.connectedComponentsWithStats(bare.astype(np.uint8), connectivity=8)
     card = median([cv2.contourArea(d.quad) for d in read]) / COARSE**2
     return n > 1 and int(stats[1:, cv2.CC_STAT_AREA].max()) >= BARE_SHARE * card
+
+
+def _by_dark_pips(pips: FirstPips | None, card: str, confidence: float) -> tuple[str, float]:
+    """A one-corner read of a dark deck's spot card checked against the first pips beside
+    its index. Its index suit is told from the ink's colour (gold or red against silver),
+    which a lamp washes out (a black-and-gold 7D read as 7C); its pips, three times the
+    index suit's size, show their shape. Where that is :data:`PIPS_AGREE` sure of a
+    suit, the read takes it, never surer than it was nor than :data:`CORNER_MIN`, and
+    a read from :data:`PIPS_LIFT_FROM` counts, at :data:`CORNER_MIN` (the rank read, the
+    suit the pips'; a read weakened by its washed suit is as sure of its rank)."""
+    if pips is None:
+        return card, confidence
+    best = int(pips.shape.argmax())
+    if pips.shape[best] < PIPS_AGREE:
+        return card, confidence
+    suit = SUITS[best]
+    if suit == card[1] and confidence >= CORNER_MIN:
+        return card, confidence
+    if confidence < PIPS_LIFT_FROM:
+        return card[0] + suit, confidence
+    return card[0] + suit, CORNER_MIN  # turned, lifted, or both: counted, no surer
 
 
 def _far_corner_off(m: np.ndarray, shape: tuple[int, ...]) -> bool:

@@ -69,17 +69,21 @@ def light_stock(card_bgr: np.ndarray, first_only: bool = False) -> tuple[np.ndar
     card's picture can darken the middle of a light card); on the top-left one alone
     if ``first_only`` (a close-up, whose other corner lies off the frame)."""
     both = corners(card_bgr)[:1] if first_only else corners(card_bgr)
-    grey = np.concatenate([cv2.cvtColor(c, cv2.COLOR_BGR2GRAY).ravel() for c in both])
+    return (cv2.bitwise_not(card_bgr), True) if dark_stock(both) else (card_bgr, False)
+
+
+def dark_stock(parts_bgr: list[np.ndarray]) -> bool:
+    """Whether these parts of a card (mostly bare stock) are of a dark deck's card: light
+    ink on dark stock, read in the negative."""
+    grey = np.concatenate([cv2.cvtColor(c, cv2.COLOR_BGR2GRAY).ravel() for c in parts_bgr])
     if percentile(grey, 50) >= DARK_GREY_STOCK:
-        return card_bgr, False
+        return False
     # dark stock is the bulk of the corner with the ink brighter than it; a light card in
     # dim light is dark too, but its bulk (the stock) is the bright end, the ink darker
     lo, mid, hi = percentiles(grey, (5, 50, 95))
     if mid < DARK_STOCK:
-        dark = mid - lo < hi - mid
-    else:
-        dark = mid - lo < GREY_STOCK_BULK * (hi - mid) and _colourless_stock(both)
-    return (cv2.bitwise_not(card_bgr), True) if dark else (card_bgr, False)
+        return mid - lo < hi - mid
+    return mid - lo < GREY_STOCK_BULK * (hi - mid) and _colourless_stock(parts_bgr)
 
 
 def _colourless_stock(corner_bgr: list[np.ndarray]) -> bool:

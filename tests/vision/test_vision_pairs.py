@@ -306,6 +306,57 @@ def test_the_first_pips_beside_an_index_check_its_suit(
     assert [(d.card, d.confidence) for d in got] == reported
 
 
+def dark_index_frame(suit: str, stock: int = 20) -> np.ndarray:
+    """:func:`index_frame` as a dark deck's card (light index on ``stock``), with a dim
+    pip of ``suit`` beside its index (gold for the red suits, silver for the black), and
+    a light table showing past the card's top edge across the first pips' window."""
+    frame = cv2.bitwise_not(index_frame())
+    frame[frame < 100] = stock
+    mask = suit_mask_shape(suit, 34)
+    ys, xs = np.nonzero(mask)
+    mask = mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    h, w = mask.shape
+    ink = np.zeros(frame.shape[:2], np.float32)
+    ink[229 - h // 2 : 229 - h // 2 + h, 341 - w // 2 : 341 - w // 2 + w] = mask / 255.0
+    ink = cv2.GaussianBlur(ink, (0, 0), 1.0)[:, :, None]
+    colour = np.array((55, 80, 95) if suit in "HD" else (100, 100, 100), np.float32)
+    frame = (frame * (1 - ink) + colour * ink).astype(np.uint8)
+    frame[:205, 322:] = 235  # the card's top edge runs at y 191 here, as the window does
+    return frame
+
+
+@pytest.mark.parametrize(
+    ("read", "confidence", "pip", "reported"),
+    [
+        ("5C", 0.44, "D", [("5D", CORNER_MIN)]),  # a washed-out gold: diamonds, counted
+        ("5D", 0.44, "D", [("5D", CORNER_MIN)]),  # weak, the pips agree: counted
+        ("5D", 0.7, "D", [("5D", 0.7)]),  # sure, the pips agree: as read
+        ("5C", 0.7, "D", [("5D", CORNER_MIN)]),  # turned, never surer
+        ("5H", 0.7, "S", [("5S", CORNER_MIN)]),  # silver spades beside a gold-read index
+        ("5C", 0.25, "D", []),  # too weak for the pips to count it
+        ("QC", 0.44, "D", []),  # a court card has no pips beside its index
+    ],
+)
+def test_a_dark_decks_first_pips_settle_its_washed_out_suit(
+    monkeypatch: pytest.MonkeyPatch,
+    read: str,
+    confidence: float,
+    pip: str,
+    reported: list[tuple[str, float]],
+) -> None:
+    """A dark deck tells its red suits from its black by the ink's colour (gold against
+    silver), which a lamp washes out: the black-and-gold 7D's index read as 7C. The
+    first pips beside the index show their shape three times the index suit's size, and
+    the table past the card's edge does not hide them: a spot card takes their suit,
+    and a read from :data:`PIPS_LIFT_FROM` counts, never surer than it was."""
+    detector = CardDetector()
+    monkeypatch.setattr(detector, "reader", _ReadsTheIndex(read, confidence))
+    monkeypatch.setattr("vision.detector._corners_of", lambda frame, m: m)
+    frame = dark_index_frame(pip)
+    got = detector._from_index_pairs(frame, [], CORNER_MIN, negative=True)
+    assert [(d.card, d.confidence) for d in got] == reported
+
+
 @pytest.mark.parametrize(
     ("lean", "reported"),
     [

@@ -10,7 +10,7 @@ import pytest
 
 from vision import render
 from vision.model import SUITS, GlyphModel
-from vision.pips import read_pips
+from vision.pips import FIRST_PIPS_WINDOW, first_pips, first_pips_on_dark, read_pips
 
 #: Pip rows of a seven (fractions of the card's height) and whether each faces up: two
 #: rows each end, and one more in the upper half.
@@ -79,3 +79,36 @@ def test_a_one_way_decks_pips_still_count(model: GlyphModel, suit: str) -> None:
     pips = read_pips(grey_card(suit, rows), model)
     assert pips is not None
     assert pips.count == 7
+
+
+def dark_first_pips_window(suit: str, table_rows: int) -> np.ndarray:
+    """The first pips' window of a black card with one light pip of ``suit`` (gold for
+    the red suits, silver for the black; dim, as a lamp leaves them beside a table it lights)
+    where a first pip lies, and ``table_rows`` rows
+    of a light table showing past the card's top edge, blurred as a photo's edge is."""
+    x0, y0, x1, y1 = FIRST_PIPS_WINDOW
+    window = np.full((y1 - y0, x1 - x0, 3), 25, np.uint8)
+    pip = cv2.resize(render.suit_mask_shape(suit, 64), (30, 36), interpolation=cv2.INTER_AREA)
+    colour = (55, 80, 95) if suit in "HD" else (100, 100, 100)
+    region = window[32:68, 20:50]
+    region[pip > 127] = colour
+    window[:table_rows] = 235
+    return cv2.GaussianBlur(window, (0, 0), 1.0)
+
+
+@pytest.mark.parametrize("suit", ["H", "S", "D", "C"])
+def test_a_dark_cards_first_pips_are_read_past_the_table_showing_beside_them(
+    model: GlyphModel, suit: str
+) -> None:
+    """A dark deck's card read from its index pair: its light pips are read in the
+    negative, where the light table past the card's edge turns darker than any ink and
+    would take the ink's threshold; painted over first, the pip reads as its suit."""
+    window = dark_first_pips_window(suit, 20)
+    pips = first_pips_on_dark(window, model)
+    assert pips is not None and SUITS[int(pips.shape.argmax())] == suit
+    assert pips.shape.max() > 0.8
+    # the table left in the negative: the pip is lost to the threshold
+    assert first_pips(cv2.bitwise_not(window), model) is None
+    # and with no table in the window, read as before
+    bare = dark_first_pips_window(suit, 0)
+    assert SUITS[int(first_pips_on_dark(bare, model).shape.argmax())] == suit
