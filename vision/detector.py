@@ -23,6 +23,7 @@ from vision.index_pairs import (
     index_pairs,
     ink_blobs,
     outline,
+    pairs_to_read,
 )
 from vision.known import KnownReads, kept_fits
 from vision.levels import percentile
@@ -566,7 +567,7 @@ class CardDetector:
         if len(blobs) < 2:
             return []
         reads: list[_PairRead] = []
-        for a, b in index_pairs(blobs)[:most]:
+        for a, b in pairs_to_read(index_pairs(blobs), most):
             best = None
             for rank, suit in ((a, b), (b, a)):
                 res, m = self._read_pair(frame_bgr, card_from_pair(rank, suit, scale))
