@@ -26,7 +26,11 @@ line also splits the labelled cards by those in view: ``open_*`` for cards with 
 corner indices boxed (a card lying apart, or the top card of a pile or a fan: the card the
 referee needs) and ``covered_*`` for the rest (one corner in view: partly under another;
 a card with no box counts here too, and the scenes the boxes file leaves out are named).
-A boxes file in DIR is taken before one in the folder above.
+With boxes, ``placed_pct`` (and ``open_placed_pct``, ``covered_placed_pct``) counts a
+card read right only where the outline it was read in holds one of its boxed indices:
+the referee needs a card at its place, not merely somewhere in the photo.
+A boxes file in DIR is taken before one in the folder above. ``--show-misses`` lists
+each scene's wrong and missed cards, and which of the missed had both corners in view.
 """
 
 from __future__ import annotations
@@ -51,7 +55,7 @@ from photo_split import PARTS, in_part  # noqa: E402
 
 from vision import CardDetector, glyphs, render  # noqa: E402
 from vision.capture import CaptureError, card_code  # noqa: E402
-from vision.imageio import read_image  # noqa: E402
+from vision.imageio import image_size, read_image  # noqa: E402
 from vision.index import corners, find_index  # noqa: E402
 from vision.locate import find_quads, rectify  # noqa: E402
 from vision.model import RANKS, SUITS  # noqa: E402
@@ -278,6 +282,30 @@ def index_boxes_file(folder: Path) -> Path | None:
     )
 
 
+def placed(
+    dets: list, card: str, entries: list[dict], scale: tuple[float, float]
+) -> bool:
+    """Whether ``card`` was read where the set boxed one of its indices: a detection of
+    it whose outline, grown by a tenth, holds the centre of one of that card's index
+    boxes (``entries``, in the stored photo's pixels; ``scale`` (x, y) maps them to the
+    frame's). A card read right but elsewhere (another card's index read as it) is
+    right for the scene's set of cards, not for the referee, who needs it at its place."""
+    sx, sy = scale
+    centres = [
+        ((e["box"][0] + e["box"][2]) / 2 * sx, (e["box"][1] + e["box"][3]) / 2 * sy)
+        for e in entries
+        if card_code(e["card"]) == card
+    ]
+    for d in dets:
+        if d.card != card:
+            continue
+        c = d.quad.mean(axis=0)
+        grown = (c + (d.quad - c) * 1.1).astype(np.float32).reshape(-1, 1, 2)
+        if any(cv2.pointPolygonTest(grown, p, False) >= 0 for p in centres):
+            return True
+    return False
+
+
 def corners_in_view(boxes: dict[str, list[dict]], name: str) -> collections.Counter[str]:
     """How many of each card's corner indices the set boxed in scene ``name``."""
     entries = boxes.get(f"scenes/{name}") or boxes.get(name, [])
@@ -320,11 +348,18 @@ def bench_scenes(
             if f"scenes/{name}" not in boxes and name not in boxes:
                 print(f"no index boxes for {name}: its cards count as covered")
             seen = corners_in_view(boxes, name)
+            entries = boxes.get(f"scenes/{name}") or boxes.get(name, [])
+            with open(folder / name, "rb") as f:
+                stored = image_size(f.read(65536)) or (img.shape[1], img.shape[0])
+            scale = (img.shape[1] / stored[0], img.shape[0] / stored[1])
             for c in truth:
                 kind = kinds[c] = "open" if seen[c] >= 2 else "covered"
                 split[(kind, "cards")] += 1
                 split[(kind, "right")] += c in read
                 split[(kind, "counted")] += read.get(c, 0.0) >= COUNTED
+                at_place = c in read and placed(dets, c, entries, scale)
+                split[(kind, "placed")] += at_place
+                split[("all", "placed")] += at_place
         bad = {c: v for c, v in read.items() if c not in truth}
         cards += len(truth)
         right += len(truth & read.keys())
@@ -353,7 +388,10 @@ def bench_scenes(
             f"{kind}_cards={split[(kind, 'cards')]} "
             f"{kind}_right_pct={100.0 * split[(kind, 'right')] / n:.1f} "
             f"{kind}_counted_pct={100.0 * split[(kind, 'counted')] / n:.1f} "
+            f"{kind}_placed_pct={100.0 * split[(kind, 'placed')] / n:.1f} "
         )
+    if boxes is not None:
+        by_corners = f"placed_pct={pct(split[('all', 'placed')]):.1f} " + by_corners
     return (
         f"vision_scenes scenes={len(times)} cards={cards} right_pct={pct(right):.1f} wrong={wrong} "
         f"wrong_sure={wrong_sure} counted_pct={pct(counted):.1f} wrong_counted={wrong_counted} "

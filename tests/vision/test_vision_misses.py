@@ -122,3 +122,40 @@ def test_scene_cards_are_split_by_the_corners_in_view(tmp_path: Path, capsys) ->
         bench["main"]([str(scenes), "--index-boxes", str(tmp_path / "none.json")])
     assert stop.value.code == 2
     assert "--index-boxes: no such file" in capsys.readouterr().err
+
+
+def test_a_card_read_counts_as_placed_only_where_its_index_was_boxed(
+    tmp_path: Path, capsys
+) -> None:
+    """The referee needs each card at its place: ``placed_pct`` counts a card read right
+    only where the outline it was read in holds one of the boxes the set drew round that
+    card's indices (here, boxes drawn at the cards' middles). The king's boxes are first
+    drawn inside the ace, so the king, read right at its own place, is not placed."""
+    bench = runpy.run_path(
+        str(Path(__file__).resolve().parents[2] / "bench" / "vision_accuracy.py")
+    )
+    scenes = tmp_path / "scenes"
+    scenes.mkdir()
+    img, _ = scene([CardSpec("AS", (400, 480), 300, 0), CardSpec("KH", (880, 480), 300, 0)], seed=3)
+    (scenes / "labels.json").write_text(json.dumps({"multi_a.jpg": ["AS", "KH"]}))
+    # the photo stored at half size, its boxes in its pixels: the bench scales them
+    small = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2))
+    cv2.imwrite(str(scenes / "multi_a.jpg"), small)
+    boxes = {
+        "multi_a.jpg": [
+            {"card": "AS", "box": [190, 230, 210, 250]},
+            {"card": "AS", "box": [190, 230, 210, 250]},
+            {"card": "KH", "box": [190, 230, 210, 250]},
+            {"card": "KH", "box": [200, 240, 210, 250]},
+        ]
+    }
+    (tmp_path / "index_boxes.json").write_text(json.dumps(boxes))
+    assert bench["main"]([str(scenes)]) == 0
+    line = capsys.readouterr().out.strip().splitlines()[-1]
+    assert "cards=2 right_pct=100.0" in line
+    assert "placed_pct=50.0" in line
+    # the king's box moved onto the king: both placed
+    boxes["multi_a.jpg"][2:] = [{"card": "KH", "box": [430, 230, 450, 250]}] * 2
+    (tmp_path / "index_boxes.json").write_text(json.dumps(boxes))
+    assert bench["main"]([str(scenes)]) == 0
+    assert "placed_pct=100.0" in capsys.readouterr().out.strip().splitlines()[-1]
