@@ -150,3 +150,35 @@ def test_a_light_card_in_dim_light_is_not_taken_for_a_dark_deck() -> None:
     for card in ("9C", "QH"):
         dim = (flat(synth.card_face(card, 0)).astype(np.float32) * 0.3).astype(np.uint8)
         assert reader.read(dim).card == card
+
+
+def test_a_soft_zero_broken_open_still_has_its_hole() -> None:
+    """Only a ten's right glyph encloses paper; a soft "0" whose thin side fell below
+    the ink threshold is a "C", and a webcam's ten was read as its "1" alone, a jack.
+    A gap of a pixel or two is closed before the hole is looked for; a solid pip, a
+    jack's hook and a wide-open "C" still have none."""
+    from vision.index import Blob, _encloses_paper, _has_hole
+
+    def holed(mask: np.ndarray) -> bool:
+        labels = (mask > 0).astype(np.int32)
+        h, w = mask.shape
+        return _has_hole(labels, Blob(0, 0, w, h, 1))
+
+    broken = np.zeros((30, 22), np.uint8)
+    cv2.ellipse(broken, (11, 15), (7, 12), 0, 0, 360, 255, 3)
+    broken[13:17, 15:22] = 0  # its thin right side gone: two pixels' gap and more
+    assert not _encloses_paper((broken > 0).astype(np.uint8))
+    assert holed(broken)
+    whole = np.zeros((30, 22), np.uint8)
+    cv2.ellipse(whole, (11, 15), (7, 12), 0, 0, 360, 255, 3)
+    assert holed(whole)
+    pip = np.zeros((30, 22), np.uint8)
+    cv2.ellipse(pip, (11, 15), (8, 12), 0, 0, 360, 255, -1)
+    assert not holed(pip)
+    hook = np.zeros((30, 22), np.uint8)
+    hook[2:24, 13:17] = 255  # a jack's stem and its hook
+    cv2.ellipse(hook, (10, 22), (5, 5), 0, 0, 180, 255, 3)
+    assert not holed(hook)
+    wide = np.zeros((30, 22), np.uint8)
+    cv2.ellipse(wide, (11, 15), (7, 12), 0, 60, 300, 255, 3)  # a "C"
+    assert not holed(wide)
