@@ -18,6 +18,7 @@ from vision.detector import (
     STEADY_FROM,
     STRETCH_DISCOUNT,
     STRETCHES,
+    UNSTEADY_JACK,
     CardDetector,
     Detection,
     _both_corners,
@@ -231,6 +232,34 @@ def test_a_weak_pair_read_counts_if_it_reads_the_same_at_every_small_shift(
     monkeypatch.setattr("vision.detector._corners_of", lambda frame, m: m)
     got = detector._from_index_pairs(index_frame(), [], CORNER_MIN)
     assert [(d.card, d.confidence) for d in got] == ([("6H", CORNER_MIN)] if counted else [])
+
+
+@pytest.mark.parametrize(
+    ("card", "elsewhere", "reported"),
+    [
+        ("JH", {}, [("JH", 0.7)]),  # a jack that holds at every shift: counted as read
+        ("JH", {3: "8H"}, []),  # one that does not: a fragment's shape, not counted
+        ("6H", {3: "8H"}, [("6H", 0.7)]),  # other ranks are not asked
+    ],
+)
+def test_a_jack_read_from_its_index_alone_counts_only_if_it_holds_at_every_shift(
+    monkeypatch: pytest.MonkeyPatch,
+    card: str,
+    elsewhere: dict[int, str],
+    reported: list[tuple[str, float]],
+) -> None:
+    """A jack's index is one hooked stroke, and a fragment of other ink matches it (a
+    ten's "1", a five whose top bar came apart): a jack read from an index pair counts
+    only if it reads the same wherever the corner falls within a pixel or two."""
+    detector = CardDetector()
+    monkeypatch.setattr(detector, "reader", _ReadsByPlace(card, 0.7, elsewhere))
+    monkeypatch.setattr("vision.detector._corners_of", lambda frame, m: m)
+    got = detector._from_index_pairs(index_frame(), [], CORNER_MIN)
+    assert [(d.card, d.confidence) for d in got] == reported
+    # below what counts it is still reported where the search keeps every read
+    if not reported:
+        low = detector._from_index_pairs(index_frame(), [], 0.0)
+        assert [(d.card, d.confidence) for d in low] == [(card, UNSTEADY_JACK)]
 
 
 class _ReadsTheIndex:
