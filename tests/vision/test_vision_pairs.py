@@ -286,6 +286,12 @@ def with_first_pip(frame: np.ndarray, suit: str, stock: int = 235) -> np.ndarray
     :func:`index_frame`, on ``stock``."""
     frame = frame.copy()
     frame[frame > 100] = stock
+    return _first_pip(frame, suit, (40, 40, 200) if suit in "HD" else (20, 20, 20))
+
+
+def _first_pip(frame: np.ndarray, suit: str, colour: tuple[int, int, int]) -> np.ndarray:
+    """``frame`` with a pip of ``suit`` in ``colour`` (35 px, softened as a camera blurs
+    it) where a spot card's first pip lies beside the index of :func:`index_frame`."""
     mask = suit_mask_shape(suit, 34)
     ys, xs = np.nonzero(mask)
     mask = mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
@@ -293,8 +299,7 @@ def with_first_pip(frame: np.ndarray, suit: str, stock: int = 235) -> np.ndarray
     ink = np.zeros(frame.shape[:2], np.float32)
     ink[229 - h // 2 : 229 - h // 2 + h, 341 - w // 2 : 341 - w // 2 + w] = mask / 255.0
     ink = cv2.GaussianBlur(ink, (0, 0), 1.0)[:, :, None]
-    colour = np.array((40, 40, 200) if suit in "HD" else (20, 20, 20), np.float32)
-    return (frame * (1 - ink) + colour * ink).astype(np.uint8)
+    return (frame * (1 - ink) + np.array(colour, np.float32) * ink).astype(np.uint8)
 
 
 @pytest.mark.parametrize(
@@ -342,15 +347,7 @@ def dark_index_frame(suit: str, stock: int = 20) -> np.ndarray:
     a light table showing past the card's top edge across the first pips' window."""
     frame = cv2.bitwise_not(index_frame())
     frame[frame < 100] = stock
-    mask = suit_mask_shape(suit, 34)
-    ys, xs = np.nonzero(mask)
-    mask = mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
-    h, w = mask.shape
-    ink = np.zeros(frame.shape[:2], np.float32)
-    ink[229 - h // 2 : 229 - h // 2 + h, 341 - w // 2 : 341 - w // 2 + w] = mask / 255.0
-    ink = cv2.GaussianBlur(ink, (0, 0), 1.0)[:, :, None]
-    colour = np.array((55, 80, 95) if suit in "HD" else (100, 100, 100), np.float32)
-    frame = (frame * (1 - ink) + colour * ink).astype(np.uint8)
+    frame = _first_pip(frame, suit, (55, 80, 95) if suit in "HD" else (100, 100, 100))
     frame[:205, 322:] = 235  # the card's top edge runs at y 191 here, as the window does
     return frame
 
