@@ -691,8 +691,9 @@ class CardDetector:
         self, frame_bgr: np.ndarray, card: str, confidence: float, m: np.ndarray
     ) -> tuple[str, float]:
         """A one-corner read (``card`` at ``confidence``, its card hypothesis's map ``m``)
-        checked against the first pips beside its index (spot cards on light
-        stock only). Where they are at least :data:`PIPS_OVERRULE` sure of the other
+        checked against the first pips beside its index (spot cards only; a dark deck's
+        by :func:`_by_dark_pips`, a light card in shadow not at all). Where they are at
+        least :data:`PIPS_OVERRULE` sure of the other
         black suit, it takes that suit (a webcam's soft club, which the index's few
         pixels give as a spade), never surer than it was nor than :data:`CORNER_MIN`.
         Where a read short of the tracker's 0.5 but from :data:`PIPS_LIFT_FROM` finds

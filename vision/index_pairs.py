@@ -171,7 +171,6 @@ def outline(m: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     return cv2.perspectiveTransform(pts, np.linalg.inv(m)).reshape(4, 2).astype(np.float32)
 
 
-
 def pairs_to_read(pairs: list[tuple[InkBlob, InkBlob]], most: int) -> list[tuple[InkBlob, InkBlob]]:
     """The pairs a search reads: the ``most`` likeliest, then up to :data:`SPREAD_PAIRS`
     more from the likeliest order with no blob in more than :data:`SPREAD_EACH` pairs.
