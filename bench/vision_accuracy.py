@@ -55,6 +55,7 @@ from photo_split import PARTS, in_part  # noqa: E402
 
 from vision import CardDetector, glyphs, render  # noqa: E402
 from vision.capture import CaptureError, card_code  # noqa: E402
+from vision.detector import Detection  # noqa: E402
 from vision.imageio import image_size, read_image  # noqa: E402
 from vision.index import corners, find_index  # noqa: E402
 from vision.locate import find_quads, rectify  # noqa: E402
@@ -283,7 +284,7 @@ def index_boxes_file(folder: Path) -> Path | None:
 
 
 def placed(
-    dets: list, card: str, entries: list[dict], scale: tuple[float, float]
+    dets: list[Detection], card: str, entries: list[dict], scale: tuple[float, float]
 ) -> bool:
     """Whether ``card`` was read where the set boxed one of its indices: a detection of
     it whose outline, grown by a tenth, holds the centre of one of that card's index
@@ -306,9 +307,14 @@ def placed(
     return False
 
 
+def boxed(boxes: dict[str, list[dict]], name: str) -> list[dict]:
+    """The set's index boxes of scene ``name`` (keyed with its folder or without)."""
+    return boxes.get(f"scenes/{name}") or boxes.get(name, [])
+
+
 def corners_in_view(boxes: dict[str, list[dict]], name: str) -> collections.Counter[str]:
     """How many of each card's corner indices the set boxed in scene ``name``."""
-    entries = boxes.get(f"scenes/{name}") or boxes.get(name, [])
+    entries = boxed(boxes, name)
     return collections.Counter(card_code(b["card"]) for b in entries)
 
 
@@ -348,7 +354,7 @@ def bench_scenes(
             if f"scenes/{name}" not in boxes and name not in boxes:
                 print(f"no index boxes for {name}: its cards count as covered")
             seen = corners_in_view(boxes, name)
-            entries = boxes.get(f"scenes/{name}") or boxes.get(name, [])
+            entries = boxed(boxes, name)
             with open(folder / name, "rb") as f:
                 stored = image_size(f.read(65536)) or (img.shape[1], img.shape[0])
             scale = (img.shape[1] / stored[0], img.shape[0] / stored[1])
