@@ -816,10 +816,15 @@ class CardDetector:
         read again: ``card`` was read from one corner of its outline, ``pair``'s index
         lies in the other half of it (the outline of a card so read may be off: glare, a
         pile), and the index read from lies towards where ``pair``'s card would have its
-        far index (one card, two reads)."""
+        far index (one card, two reads). Not where the two are of the two colours in a
+        frame in colour: a card's two indices are printed in one ink, so that index is
+        another card's, lying under the outline's far corner (a fan outlined with the
+        card below it)."""
         lone = self._one_corner.get(id(card))
         entry = self._by_index.get(id(pair))
         if lone is None or entry is None:
+            return False
+        if self._colour and (card.card[-1] in "HD") != (pair.card[-1] in "HD"):
             return False
         _, m, corner = lone
         x, y, w = m @ np.array([*self._index_point(pair), 1.0])

@@ -602,6 +602,34 @@ def test_a_card_read_from_one_end_and_its_other_index_alone_disagreeing_waits(
     assert beside(0.6, "6C", 0.7) == [("6C", 0.6)]  # the same card: read once
 
 
+def test_an_index_of_the_other_colour_at_a_cards_far_end_is_another_card(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A card's two indices are printed in one ink: where a red card read from one end
+    has a black index read alone at its outline's far end (a fan outlined with the card
+    below it), that is another card, and both stand; a frame without colour cannot
+    tell, and the card still waits."""
+    from vision.detector import READ_TWICE_MOST
+
+    detector = CardDetector()
+    quad = np.array([[200, 100], [400, 100], [400, 400], [200, 400]], np.float32)
+    other_end = quad[[2, 3, 0, 1]].copy()
+    frame = np.zeros((600, 800, 3), np.uint8)
+
+    def beside(pair_card: str, colour: bool) -> list[tuple]:
+        detector._colour = colour
+        card = Detection(quad, "QH", 0.61)
+        detector._one_corner[id(card)] = (card, card_map(quad, CARD_SIZE), 0)
+        pair = Detection(other_end, pair_card, 0.63)
+        detector._by_index[id(pair)] = (pair, card_map(other_end, CARD_SIZE), False)
+        monkeypatch.setattr(detector, "_from_index_pairs", lambda *args, **kwargs: [pair])
+        return [(d.card, d.confidence) for d in detector._beside_sure_cards(frame, [card])]
+
+    assert beside("9S", colour=True) == [("QH", 0.61), ("9S", 0.63)]
+    assert beside("9S", colour=False) == [("QH", READ_TWICE_MOST)]
+    assert beside("9D", colour=True) == [("QH", READ_TWICE_MOST)]  # one ink: read twice
+
+
 def test_a_frame_reads_each_index_pair_hypothesis_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """A frame where nothing reads (an empty table) is searched for indices several
     times over, pairing the same blobs again: each card hypothesis is read once."""
