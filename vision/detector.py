@@ -824,7 +824,7 @@ class CardDetector:
         entry = self._by_index.get(id(pair))
         if lone is None or entry is None:
             return False
-        if self._colour and (card.card[-1] in "HD") != (pair.card[-1] in "HD"):
+        if self._colour and _two_colours(card.card, pair.card):
             return False
         _, m, corner = lone
         x, y, w = m @ np.array([*self._index_point(pair), 1.0])
@@ -1350,10 +1350,15 @@ def _far_corner_off(m: np.ndarray, shape: tuple[int, ...]) -> bool:
     return not (0 <= x < shape[1] and 0 <= y < shape[0])
 
 
+def _two_colours(card: str, other: str) -> bool:
+    """Whether one of the two cards is of a red suit and the other of a black one."""
+    return (card[-1] in "HD") != (other[-1] in "HD")
+
+
 def _other_ink(card: str, other: str) -> bool:
     """Whether ``other``'s index cannot be ``card``'s own ink: ``card`` a spot card or an
     ace (every mark on it is its suit's colour) and ``other`` of the other colour."""
-    return card[0] not in "JQK" and (card[-1] in "HD") != (other[-1] in "HD")
+    return card[0] not in "JQK" and _two_colours(card, other)
 
 
 def _too_small(group: list[Outline], read: list[Detection]) -> bool:
