@@ -24,6 +24,7 @@ from vision.index_pairs import (
     ink_blobs,
     outline,
     pairs_to_read,
+    ten_ranks,
 )
 from vision.known import KnownReads, kept_fits
 from vision.levels import percentile
@@ -576,11 +577,18 @@ class CardDetector:
         reads: list[_PairRead] = []
         for a, b in pairs_to_read(index_pairs(blobs), most):
             best = None
-            for rank, suit in ((a, b), (b, a)):
+            # either blob the rank, and each "10" the rank may be half of (its other
+            # half then used up with the pair), taken only where it reads as a ten
+            tries = [(a, b, (a, b)), (b, a, (a, b))]
+            tries += [(t, b, (a, b, o)) for t, o in ten_ranks(a, b, blobs)]
+            tries += [(t, a, (a, b, o)) for t, o in ten_ranks(b, a, blobs)]
+            for rank, suit, used in tries:
                 res, m = self._read_pair(frame_bgr, card_from_pair(rank, suit, scale))
+                if len(used) > 2 and res.card is not None and res.card[0] != "T":
+                    continue  # two blobs joined that are no ten: a rank and a pip beside it
                 if res.card is not None and (best is None or res.confidence > best.confidence):
                     corner = res.corners[0].confidence if res.corners[0] else res.confidence
-                    best = _PairRead(res.confidence, res.card, m, rank, corner, (a, b))
+                    best = _PairRead(res.confidence, res.card, m, rank, corner, used)
             if best is None:
                 continue
             if best.card[0] == "J" and best.confidence >= CORNER_MIN:

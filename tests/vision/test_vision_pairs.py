@@ -660,7 +660,9 @@ def test_a_cluster_of_blobs_does_not_crowd_an_index_out_of_the_pairs_read(
     with its neighbours, and those pairs come first: an index pair lying apart, 13th
     here, is not among the 9 likeliest. Read after them, the pairs with no blob in more
     than two still reach it; the likeliest stay first, in their order."""
-    cluster = [InkBlob(100 + 11.5 * c, 100 + 11.5 * r, 10, 10, 70) for r in range(3) for c in range(3)]
+    cluster = [
+        InkBlob(100 + 11.5 * c, 100 + 11.5 * r, 10, 10, 70) for r in range(3) for c in range(3)
+    ]
     index = [InkBlob(400, 300, 10, 10, 70), InkBlob(400, 315, 10, 10, 70)]
     pairs = index_pairs(cluster + index)
     at = [k for k, (a, b) in enumerate(pairs) if a in index and b in index]
@@ -673,3 +675,52 @@ def test_a_cluster_of_blobs_does_not_crowd_an_index_out_of_the_pairs_read(
     assert all(not (a in index and b in index) for a, b in pairs_to_read(pairs, 9))
     # where every pair is among the likeliest, those are all
     assert pairs_to_read(pairs, len(pairs)) == pairs
+
+
+def test_a_rank_beside_another_blob_of_its_size_may_be_half_a_ten() -> None:
+    """A "0" with its suit below and a "1" beside it (across the line to the suit): the
+    two joined make one rank, spanning both, used up with it; a blob above or below, one
+    too far off to the side, or of another size is no ten's half."""
+    from vision.index_pairs import ten_ranks
+
+    zero = InkBlob(200, 100, 16, 20, 200)
+    suit = InkBlob(202, 134, 16, 18, 180)
+    one = InkBlob(184, 100, 6, 20, 90)
+    got = ten_ranks(zero, suit, [zero, suit, one])
+    assert len(got) == 1
+    ten, half = got[0]
+    assert half is one
+    assert (ten.w, ten.h) == (27, 20) and ten.cx == pytest.approx(194.5)
+    assert ten.area == zero.area + one.area
+    above = InkBlob(200, 80, 6, 20, 90)  # along the line to the suit: the card's picture
+    far = InkBlob(160, 100, 6, 20, 90)  # two glyphs away: a pip
+    small = InkBlob(185, 100, 4, 8, 20)  # a speck
+    assert ten_ranks(zero, suit, [zero, suit, above, far, small]) == []
+    # turned, the same holds: "across" is across the line from rank to suit
+    turned = ten_ranks(
+        InkBlob(100, 200, 20, 16, 200),
+        InkBlob(134, 202, 18, 16, 180),
+        [InkBlob(100, 184, 20, 6, 90)],
+    )
+    assert len(turned) == 1
+
+
+def test_a_ten_on_a_board_as_white_as_its_stock_is_read_by_its_index(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A ten lying on a board as white as its stock has no outline and is read by its
+    index alone, whose sharp "1" and "0" are two blobs. Read with the "0" as its rank it
+    is a queen (here counted: a wrong card the tracker would take); with the two joined,
+    the ten."""
+    import vision.detector as detector_module
+
+    frame, _ = scene(
+        [CardSpec("TH", (640, 480), 260.0, 185.0)], seed=5, table_colour=(238, 240, 240)
+    )
+
+    def counted() -> set[str]:
+        return {d.card for d in CardDetector().detect(frame) if d.card and d.confidence >= 0.5}
+
+    assert counted() == {"TH"}
+    monkeypatch.setattr(detector_module, "ten_ranks", lambda *args: [])
+    assert counted() == {"QH"}
