@@ -584,7 +584,8 @@ class CardDetector:
             tries += [(t, a, (a, b, o)) for t, o in ten_ranks(b, a, blobs)]
             for rank, suit, used in tries:
                 res, m = self._read_pair(frame_bgr, card_from_pair(rank, suit, scale))
-                if len(used) > 2 and res.card is not None and res.card[0] != "T":
+                joined = rank is not a and rank is not b
+                if joined and res.card is not None and res.card[0] != "T":
                     continue  # two blobs joined that are no ten: a rank and a pip beside it
                 if res.card is not None and (best is None or res.confidence > best.confidence):
                     corner = res.corners[0].confidence if res.corners[0] else res.confidence
