@@ -35,6 +35,7 @@ from vision.locate import (
     Outline,
     Sources,
     add_edges,
+    add_masks,
     border_quads,
     card_map,
     dark_quads,
@@ -43,6 +44,7 @@ from vision.locate import (
     grouped,
     mask_sources,
     outlines,
+    table_mask,
     turned,
 )
 from vision.model import BLACK_SUITS, SUITS, DeckGlyphs, GlyphModel
@@ -251,15 +253,19 @@ class CardDetector:
         masks: list[tuple[np.ndarray, float]],
         weak: list[bool],
         edges: bool = True,
+        first_only: bool = False,
     ) -> tuple[list[list[Outline]], TablePlane | None]:
         """Outline groups in frame pixels, and the working-size plane they were found in;
         ``weak`` receives which groups only the shape sources found. ``edges``: with the
-        edge mask (the frame's colour masks are made once, for both passes)."""
+        edge mask; ``first_only``: from the first paper mask alone (the frame's masks are
+        made once, as far as each pass asks)."""
         small = self.plane.scaled(WORK_SIZE) if self.plane is not None else None
         if self._sources is None:
             if small is None:
                 fits = kept_fits(self._known, lambda q: q) if self._known is not None else None
-                self._sources = mask_sources(frame_bgr, self.locate, self.empty, fits)
+                self._sources = mask_sources(
+                    frame_bgr, self.locate, self.empty, fits, first_only=first_only
+                )
             else:
                 key = (id(self.plane), id(self.empty))
                 if self._empty_view is None or self._empty_view[:2] != key:
@@ -267,10 +273,14 @@ class CardDetector:
                     self._empty_view = (*key, ev)
                 view = small.rectify(frame_bgr)
                 fits = kept_fits(self._known, small.to_frame) if self._known is not None else None
-                self._sources = mask_sources(view, self.locate, self._empty_view[2], fits)
+                self._sources = mask_sources(
+                    view, self.locate, self._empty_view[2], fits, first_only=first_only
+                )
         src = self._sources
         if edges:
             add_edges(src, self.locate)
+        elif not first_only:
+            add_masks(src)
         groups = grouped(src, weak)
         if small is None:
             masks += src.masks
@@ -305,8 +315,13 @@ class CardDetector:
         self._sources = None
         self._bare = {}
         try:
-            # most frames' cards are all outlined by the colour masks: the edge mask (the
-            # costliest, for light tables) is made only where they leave something out
+            # most frames' cards are all outlined and read from the first paper mask
+            # alone; the other colour masks are made only where it leaves something out
+            # (:func:`_bright_elsewhere`), and the edge mask (the costliest, for light
+            # tables) only where they do
+            first = self._detect_from(frame_bgr, edges=False, first_only=True)
+            if first is not None:
+                return first
             plain = self._detect_from(frame_bgr, edges=False)
             if plain is not None:
                 return plain
@@ -320,14 +335,16 @@ class CardDetector:
             self._sources = None
             self._bare = None
 
-    def _detect_from(self, frame_bgr: np.ndarray, edges: bool) -> list[Detection] | None:
+    def _detect_from(
+        self, frame_bgr: np.ndarray, edges: bool, first_only: bool = False
+    ) -> list[Detection] | None:
         self._dark_deck = False
         self._by_index = {}
         self._one_corner = {}
         self._disputed = {}
         masks: list[tuple[np.ndarray, float]] = []
         weak: list[bool] = []
-        groups, small = self._candidates(frame_bgr, masks, weak, edges)
+        groups, small = self._candidates(frame_bgr, masks, weak, edges, first_only)
         # an outline only the shape sources found that reads as nothing is most likely
         # the table (grain, a shadow's edge): reported, it would hold a zone "occupied"
         shape_only = {id(g[0]) for g, w in zip(groups, weak, strict=True) if w}
@@ -344,6 +361,8 @@ class CardDetector:
                 unread.append(group)
             out.append(det)
         if not edges and not _plain(frame_bgr, out, self.empty, self._bare_stock):
+            return None
+        if first_only and _bright_elsewhere(frame_bgr, out):
             return None
         # still unread: maybe its short side was picked wrong (an oblique view, a nearly
         # square outline), so each outline is tried turned 90° before giving up
@@ -1324,6 +1343,29 @@ def _bare_stock(
     n, _, stats, _ = cv2.connectedComponentsWithStats(bare.astype(np.uint8), connectivity=8)
     card = median([cv2.contourArea(d.quad) for d in read]) / COARSE**2
     return n > 1 and int(stats[1:, cv2.CC_STAT_AREA].max()) >= BARE_SHARE * card
+
+
+#: Table brighter than its surroundings outside the cards read, as a share of one card's
+#: area, that may be a card the first paper mask left out (in a shadow, or lit by a
+#: coloured lamp): the other colour masks are then made. (On the rendered four-card
+#: tables of bench/vision_speed.py the largest such piece is under a tenth of a card.)
+BRIGHT_SHARE = 0.2
+
+
+def _bright_elsewhere(frame_bgr: np.ndarray, found: list[Detection]) -> bool:
+    """Whether something brighter than the table around it (:func:`table_mask`, on the
+    frame sampled every :data:`COARSE` pixels) lies outside the cards read (grown a
+    little), in a piece of at least :data:`BRIGHT_SHARE` of a card: maybe a card the
+    first paper mask missed, which the table mask outlines."""
+    read = [d for d in found if d.card]
+    if not read:
+        return True
+    bright = table_mask(frame_bgr[::COARSE, ::COARSE])
+    grown = _filled(bright.shape, [_grown(d.quad, 0.15).reshape(-1, 2) for d in read])
+    bright[grown > 0] = 0
+    n, _, stats, _ = cv2.connectedComponentsWithStats(bright, connectivity=8)
+    card = median([cv2.contourArea(d.quad) for d in read]) / COARSE**2
+    return n > 1 and int(stats[1:, cv2.CC_STAT_AREA].max()) >= BRIGHT_SHARE * card
 
 
 def _by_dark_pips(pips: FirstPips | None, card: str, confidence: float) -> tuple[str, float]:

@@ -31,7 +31,7 @@ both ways round (:func:`turned`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 
 import cv2
@@ -711,8 +711,10 @@ def work_copy(frame_bgr: np.ndarray) -> tuple[np.ndarray, float]:
 class Sources:
     """What a frame's outlines are found in: its working copy, the masks made so far
     (each with its scale, mask pixels per frame pixel) and the outlines each gave. The
-    edge mask, the costliest and a fallback for light tables, is added only when asked
-    (:func:`add_edges`): most frames' cards are all outlined by the colour masks."""
+    masks are made in order and only as far as asked: most frames' cards are all
+    outlined, and read, from the first paper mask alone (:func:`add_masks` makes the
+    other colour masks, :func:`add_edges` the edge mask, the costliest, a fallback for
+    light tables)."""
 
     small: np.ndarray
     scale: float
@@ -720,6 +722,12 @@ class Sources:
     found: list[tuple[list[_Found], float]]
     blobs: _Blobs
     edges: bool = False
+    #: the colour masks not made yet, in order: each its kept fits' name and its maker
+    pending: list[tuple[str, Callable[[], np.ndarray]]] = field(default_factory=list)
+    cfg: LocateConfig = _DEFAULT
+    fits: Fits | None = None
+    #: the working copy in grey, made once when a blob is first cut along edges
+    gray: list[np.ndarray] = field(default_factory=list)
 
 
 def mask_sources(
@@ -727,37 +735,50 @@ def mask_sources(
     cfg: LocateConfig = _DEFAULT,
     empty: np.ndarray | None = None,
     fits: Fits | None = None,
+    first_only: bool = False,
 ) -> Sources:
-    """The colour masks of a frame and their outlines, in this order: paper, the
-    empty-table difference (when ``empty``, a frame of the empty table, is given),
-    brighter than the table around it. ``fits``: see :func:`find_candidates`."""
+    """The colour masks of a frame and their outlines, in this order: paper (one mask or
+    two), the empty-table difference (when ``empty``, a frame of the empty table, is
+    given), brighter than the table around it. ``fits``: see :func:`find_candidates`.
+    ``first_only``: only the first paper mask made yet (:func:`add_masks` the rest)."""
     small, scale = work_copy(frame_bgr)
-    balanced = white_balance(small)
-    masks = [(m, True) for m in paper_masks(balanced)]
-    # what each mask is (a frame can give one paper mask or two): its kept fits' name
-    names = ["paper", "whiter paper"][: len(masks)]
+    papers = paper_masks(white_balance(small))
+    pending: list[tuple[str, Callable[[], np.ndarray]]] = [("paper", lambda: papers[0])]
+    if len(papers) > 1:
+        pending.append(("whiter paper", lambda: papers[1]))
     if empty is not None:
-        empty_small = cv2.resize(
-            empty, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA
-        )
-        masks.append((difference_mask(small, empty_small), True))
-        names.append("difference")
-    masks.append((table_mask(small), True))
-    names.append("table")
-    gray: list[np.ndarray] = []
-    blobs = _Blobs()
-    found = [
-        (_quads_in_mask(m, small, gray, cfg, split, blobs, fits, name, scale), scale)
-        for name, (m, split) in zip(names, masks, strict=True)
-    ]
-    return Sources(small, scale, [(m, scale) for m, _ in masks], found, blobs)
+
+        def difference() -> np.ndarray:
+            size = (small.shape[1], small.shape[0])
+            return difference_mask(small, cv2.resize(empty, size, interpolation=cv2.INTER_AREA))
+
+        pending.append(("difference", difference))
+    pending.append(("table", lambda: table_mask(small)))
+    src = Sources(small, scale, [], [], _Blobs(), pending=pending, cfg=cfg, fits=fits)
+    add_masks(src, 1 if first_only else None)
+    return src
+
+
+def add_masks(src: Sources, most: int | None = None) -> None:
+    """The colour masks of ``src`` not made yet (at most ``most`` of them) made and
+    outlined, in their order (a card's first outline comes from the first mask that
+    found it)."""
+    todo = src.pending if most is None else src.pending[:most]
+    src.pending = src.pending[len(todo) :]
+    for name, make in todo:
+        m = make()
+        quads = _quads_in_mask(m, src.small, src.gray, src.cfg, True, src.blobs, src.fits, name, src.scale)
+        src.found.append((quads, src.scale))
+        src.masks.append((m, src.scale))
 
 
 def add_edges(src: Sources, cfg: LocateConfig = _DEFAULT) -> None:
-    """The edge mask added to ``src`` (once), at half the working size: its outlines come
-    last in every group, so exactness matters less there."""
+    """The edge mask added to ``src`` (once, after every colour mask), at half the
+    working size: its outlines come last in every group, so exactness matters less
+    there."""
     if src.edges:
         return
+    add_masks(src)
     small = src.small
     half = cv2.resize(
         small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA

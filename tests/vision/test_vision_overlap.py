@@ -127,7 +127,7 @@ def fan_outlined_as_one(crumbs: int = 0) -> tuple[np.ndarray, CardDetector]:
     pile = order_quad(cv2.boxPoints(cv2.minAreaRect(corners)).astype(np.float32))
     detector = CardDetector()
 
-    def one_outline(frame, masks, weak, edges=True):  # noqa: ANN001, ANN202
+    def one_outline(frame, masks, weak, edges=True, first_only=False):  # noqa: ANN001, ANN202
         weak.append(False)
         return [[pile]], None
 
@@ -179,8 +179,8 @@ def test_a_pile_read_weakly_beside_a_card_read_surely_is_searched_for_indices() 
     weak_read = detector._read_group  # the fan's: 3D at 0.25
     sharp_read = CardDetector()._read_group
 
-    def with_the_ace(frame, masks, weak, edges=True):  # noqa: ANN001, ANN202
-        groups, plane = fan_outline(frame, masks, weak, edges)
+    def with_the_ace(frame, masks, weak, edges=True, first_only=False):  # noqa: ANN001, ANN202
+        groups, plane = fan_outline(frame, masks, weak, edges, first_only)
         weak.append(False)
         return [*groups, [ace]], plane
 
@@ -214,7 +214,7 @@ def test_a_fan_beside_a_card_read_surely_and_a_piece_of_table_is_searched() -> N
     cv2.fillPoly(img, [fold.astype(np.int32)], (224, 228, 232))
     detector = CardDetector()
 
-    def ace_and_fold(frame, masks, weak, edges=True):  # noqa: ANN001, ANN202
+    def ace_and_fold(frame, masks, weak, edges=True, first_only=False):  # noqa: ANN001, ANN202
         weak += [False, True]  # the fold: found by the shape sources alone
         return [[ace], [fold]], None
 
@@ -235,7 +235,7 @@ def test_a_misshapen_outline_read_surely_hides_no_index() -> None:
     assert _misshapen(sprawl)
     detector = CardDetector()
 
-    def sprawling(frame, masks, weak, edges=True):  # noqa: ANN001, ANN202
+    def sprawling(frame, masks, weak, edges=True, first_only=False):  # noqa: ANN001, ANN202
         weak.append(False)
         return [[sprawl]], None
 
@@ -282,7 +282,7 @@ def test_bare_stock_beside_cards_read_surely_is_searched_for_indices() -> None:
     ace = order_quad(placed[0].quad.astype(np.float32))
     detector = CardDetector()
 
-    def the_ace_alone(frame, masks, weak, edges=True):  # noqa: ANN001, ANN202
+    def the_ace_alone(frame, masks, weak, edges=True, first_only=False):  # noqa: ANN001, ANN202
         weak.append(False)
         return [[ace]], None
 
