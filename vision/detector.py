@@ -162,6 +162,13 @@ FAINT_HALF_LEAST = 0.6
 #: reads it added, ten right and three wrong from 0.5; six right and none wrong from
 #: 0.6).
 HALF_SPARE_LEAST = 0.6
+#: The same for the fainter ink's search (:data:`FAINT_INK`) once cards were read by
+#: their indices alone: a small card's thin red rank on a board as white as its stock
+#: is too faint for the first search's ink (rendered white boards, cards 200-240 px
+#: tall: 92 / 86 / 86 % counted in colour, grey and striped grey, 96 / 88 / 90 from
+#: 0.6, 96 / 90 / 92 from 0.5 with two wrong reads more; no development photo's read
+#: changes from 0.6).
+FAINT_SPARE_LEAST = 0.6
 #: At most this many card hypotheses are read in a close-up (:meth:`CardDetector._close_up`).
 CLOSE_UP_MOST = 48
 
@@ -396,6 +403,11 @@ class CardDetector:
                 # cards read by their indices alone, no outline: a pile or a fan held
                 # close, whose other indices may be too big for the search's working copy
                 spare += self._from_index_pairs(frame_bgr, out, HALF_SPARE_LEAST, SEARCH_SIZE // 2)
+                # and at the fainter ink, outside the cards so read: a small card's thin
+                # red rank on a white board is too faint for the first search's ink
+                spare += self._from_index_pairs(
+                    frame_bgr, out + spare, FAINT_SPARE_LEAST, ink=FAINT_INK, most=FAINT_PAIRS
+                )
         # where nothing read, or the first search only short of what counts (a big
         # index's fragments read as a 6 at 0.27 where its whole glyphs read 5 at 0.8),
         # the search runs again; a surer read replaces the weak one, one that counts

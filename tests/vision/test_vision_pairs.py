@@ -724,3 +724,28 @@ def test_a_ten_on_a_board_as_white_as_its_stock_is_read_by_its_index(
     assert counted() == {"TH"}
     monkeypatch.setattr(detector_module, "ten_ranks", lambda *args: [])
     assert counted() == {"QH"}
+
+
+def test_a_small_red_card_on_a_white_board_is_found_at_the_fainter_ink(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Four cards about 210 px tall on a board as white as their stock: none has an
+    outline, and three are read by their indices alone. The small ace of hearts' thin
+    red "A" is too faint for the first search's ink; searched again at the fainter ink
+    (outside the cards read), it is found too. Without that search it is missed."""
+    import vision.detector as detector_module
+
+    specs = [  # (bench/vision_white_board.py's draw, cards 200-240 px tall)
+        CardSpec("AH", (640, 760), 208.1301134445826, 116.97935204721819),
+        CardSpec("4D", (250, 480), 232.24861324108173, 113.92275146561646),
+        CardSpec("5D", (640, 200), 205.96154334134224, 251.46431651459187),
+        CardSpec("AS", (1030, 480), 217.94176403041504, 287.61821674672825),
+    ]
+    frame, _ = scene(specs, seed=805, table_colour=(238, 240, 240))
+
+    def counted() -> set[str]:
+        return {d.card for d in CardDetector().detect(frame) if d.card and d.confidence >= 0.5}
+
+    assert counted() == {"AH", "4D", "5D", "AS"}
+    monkeypatch.setattr(detector_module, "FAINT_SPARE_LEAST", 1.1)  # nothing kept from it
+    assert counted() == {"4D", "5D", "AS"}

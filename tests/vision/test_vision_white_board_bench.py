@@ -36,6 +36,10 @@ def test_the_layouts_draw_one_or_four_cards_never_one_twice(bench: dict) -> None
     assert [len(specs) for specs in made] == [1, 4, 1, 4, 1, 4]
     for specs in made:
         assert len({s.card for s in specs}) == len(specs)
+    assert all(200 <= s.height_px <= 340 for specs in made for s in specs)
+    small = bench["layouts"](6, 3, (200.0, 240.0))
+    assert all(200 <= s.height_px <= 240 for specs in small for s in specs)
+    assert [s.card for specs in small for s in specs] == [s.card for specs in made for s in specs]
 
 
 def test_the_bench_ends_with_its_summary_line(bench: dict, capsys) -> None:
