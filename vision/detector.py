@@ -1347,14 +1347,21 @@ def _bare_stock(
     if not inside.any():
         return False
     stock = float(np.median(score[inside > 0]))
-    grown = _filled(score.shape, [_grown(d.quad, 0.15).reshape(-1, 2) for d in read])
-    bare = (score >= STOCK_SHARE * stock) & (grown == 0)
+    bare = score >= STOCK_SHARE * stock
     if empty is not None and empty.shape == frame_bgr.shape:
         changed = difference_mask(frame_bgr[::COARSE, ::COARSE], empty[::COARSE, ::COARSE])
         bare &= changed > 0
-    n, _, stats, _ = cv2.connectedComponentsWithStats(bare.astype(np.uint8), connectivity=8)
+    return _piece_outside(bare, read, BARE_SHARE)
+
+
+def _piece_outside(mask: np.ndarray, read: list[Detection], share: float) -> bool:
+    """Whether ``mask`` (the frame sampled every :data:`COARSE` pixels) holds, outside
+    the cards ``read`` (grown a little), a piece of at least ``share`` of a card."""
+    grown = _filled(mask.shape, [_grown(d.quad, 0.15).reshape(-1, 2) for d in read])
+    outside = ((mask > 0) & (grown == 0)).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(outside, connectivity=8)
     card = median([cv2.contourArea(d.quad) for d in read]) / COARSE**2
-    return n > 1 and int(stats[1:, cv2.CC_STAT_AREA].max()) >= BARE_SHARE * card
+    return n > 1 and int(stats[1:, cv2.CC_STAT_AREA].max()) >= share * card
 
 
 #: Table brighter than its surroundings outside the cards read, as a share of one card's
@@ -1372,12 +1379,7 @@ def _bright_elsewhere(frame_bgr: np.ndarray, found: list[Detection]) -> bool:
     read = [d for d in found if d.card]
     if not read:
         return True
-    bright = table_mask(frame_bgr[::COARSE, ::COARSE])
-    grown = _filled(bright.shape, [_grown(d.quad, 0.15).reshape(-1, 2) for d in read])
-    bright[grown > 0] = 0
-    n, _, stats, _ = cv2.connectedComponentsWithStats(bright, connectivity=8)
-    card = median([cv2.contourArea(d.quad) for d in read]) / COARSE**2
-    return n > 1 and int(stats[1:, cv2.CC_STAT_AREA].max()) >= BRIGHT_SHARE * card
+    return _piece_outside(table_mask(frame_bgr[::COARSE, ::COARSE]), read, BRIGHT_SHARE)
 
 
 def _by_dark_pips(pips: FirstPips | None, card: str, confidence: float) -> tuple[str, float]:
