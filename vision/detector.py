@@ -285,7 +285,7 @@ class CardDetector:
                 )
         src = self._sources
         if edges:
-            add_edges(src, self.locate)
+            add_edges(src)
         elif not first_only:
             add_masks(src)
         groups = grouped(src, weak)

@@ -772,10 +772,10 @@ def add_masks(src: Sources, most: int | None = None) -> None:
         src.masks.append((m, src.scale))
 
 
-def add_edges(src: Sources, cfg: LocateConfig = _DEFAULT) -> None:
-    """The edge mask added to ``src`` (once, after every colour mask), at half the
-    working size: its outlines come last in every group, so exactness matters less
-    there."""
+def add_edges(src: Sources) -> None:
+    """The edge mask added to ``src`` (once, after every colour mask, with the settings
+    the sources were made with), at half the working size: its outlines come last in
+    every group, so exactness matters less there."""
     if src.edges:
         return
     add_masks(src)
@@ -784,7 +784,7 @@ def add_edges(src: Sources, cfg: LocateConfig = _DEFAULT) -> None:
         small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA
     )
     edge_mask, regions = edge_regions(half)
-    quads = _quads_in_regions(regions, edge_mask.shape, cfg, src.blobs, 2.0)
+    quads = _quads_in_regions(regions, edge_mask.shape, src.cfg, src.blobs, 2.0)
     src.found.append((quads, src.scale / 2))
     src.masks.append((edge_mask, src.scale / 2))
     src.edges = True
@@ -854,7 +854,7 @@ def find_candidates(
     calls them apart, to make the edge mask only where it is needed.)
     """
     src = mask_sources(frame_bgr, cfg, empty, fits)
-    add_edges(src, cfg)
+    add_edges(src)
     if masks_out is not None:
         masks_out += src.masks
     return grouped(src, weak_out)
