@@ -52,6 +52,11 @@ MAX_PAIRS = 96
 #: blob at most twice read the most, once or three times one card fewer.
 SPREAD_PAIRS = 48
 SPREAD_EACH = 2
+#: Read after all those: up to this many pairs of a blob on the stock and a blob beside
+#: it off the stock (:func:`ink_blobs`). A close-up's card in shade beside a brighter
+#: one: its rank's hole holds stock bright enough, its solid suit beside the card's edge
+#: is judged against stock darkened by the table round it.
+SHADED_PAIRS = 16
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,8 @@ class InkBlob:
     w: int
     h: int
     area: int
+    #: kept off the stock the search wants only as the partner of a blob on it
+    shaded: bool = False
 
 
 def ink_blobs(
@@ -69,7 +76,9 @@ def ink_blobs(
     """Compact ink blobs darker than the stock round them, and the working scale;
     ``on_stock`` keeps only those on stock about as bright as the brightest paper in
     view (where cards are read already, the rest is mostly table: speckle there costs a
-    read each); ``least``, how much darker than its stock ink is (of 255).
+    read each), and those off it that could be the other glyph of an index beside one
+    on it (marked ``shaded``, paired last by :func:`pairs_to_read`); ``least``, how much
+    darker than its stock ink is (of 255).
 
     How much darker than the stock round it each pixel is, as a share of that stock's
     brightness (the grey closed over a window wider than any glyph), so a dim photo's
@@ -104,9 +113,23 @@ def ink_blobs(
     cx, cy = cents[1:, 0], cents[1:, 1]
     if on_stock:
         at = stock[cy.astype(np.intp), cx.astype(np.intp)]
-        keep &= at >= STOCK_SHARE * paper
+        on = keep & (at >= STOCK_SHARE * paper)
+        # a blob off such stock is kept where it could pair with one on it (as
+        # index_pairs pairs them): the suit beside a rank on a card in shade
+        shade = np.zeros(keep.shape, bool)
+        off = np.flatnonzero(keep & ~on)
+        ons = np.flatnonzero(on)
+        if off.size and ons.size:
+            d = np.hypot(cx[off, None] - cx[ons], cy[off, None] - cy[ons])
+            sz = np.maximum(long[off, None], long[ons])
+            ratio = long[off, None] / long[ons]
+            near = (d <= 1.9 * sz) & (d >= 0.7 * sz) & (ratio >= 0.5) & (ratio <= 2.0)
+            shade[off[near.any(axis=1)]] = True
+        keep = on | shade
+    else:
+        shade = np.zeros(keep.shape, bool)
     out = [
-        InkBlob(float(cx[i]), float(cy[i]), int(bw[i]), int(bh[i]), int(area[i]))
+        InkBlob(float(cx[i]), float(cy[i]), int(bw[i]), int(bh[i]), int(area[i]), bool(shade[i]))
         for i in np.flatnonzero(keep)
     ]
     return out, scale
@@ -219,7 +242,10 @@ def outline(m: np.ndarray, size: tuple[int, int]) -> np.ndarray:
 
 def pairs_to_read(pairs: list[tuple[InkBlob, InkBlob]], most: int) -> list[tuple[InkBlob, InkBlob]]:
     """The pairs a search reads: the ``most`` likeliest, then up to :data:`SPREAD_PAIRS`
-    more from the likeliest order with no blob in more than :data:`SPREAD_EACH` pairs.
+    more from the likeliest order with no blob in more than :data:`SPREAD_EACH` pairs,
+    then up to :data:`SHADED_PAIRS` pairs of a blob on the stock and one in shade
+    (:attr:`InkBlob.shaded`), last: speckle off the stock must not take the others'
+    places (let in among them, they cost a webcam's fan of 25 cards two).
 
     A cluster of blobs (a knit cloth's shadows, a cable, a spot card's pips) pairs every
     blob with every other, and those pairs fill the likeliest ones: on a cream knit
@@ -227,9 +253,11 @@ def pairs_to_read(pairs: list[tuple[InkBlob, InkBlob]], most: int) -> list[tuple
     each blob's likeliest pairs come first, the cluster's only twice each. Only added:
     a fan's indices lie close together too, and read in the spread-out order alone a
     fan lost more cards than the cloth gained (twenty-first round)."""
+    shaded = [p for p in pairs if p[0].shaded != p[1].shaded][:SHADED_PAIRS]
+    pairs = [p for p in pairs if not (p[0].shaded or p[1].shaded)]
     chosen = pairs[:most]
     if len(pairs) <= most:
-        return chosen
+        return chosen + shaded
     taken = {(id(a), id(b)) for a, b in chosen}
     seen: dict[int, int] = {}
     spread, rest = [], []
@@ -241,4 +269,4 @@ def pairs_to_read(pairs: list[tuple[InkBlob, InkBlob]], most: int) -> list[tuple
         else:
             rest.append((a, b))
     more = [p for p in (spread + rest)[:most] if (id(p[0]), id(p[1])) not in taken]
-    return chosen + more[:SPREAD_PAIRS]
+    return chosen + more[:SPREAD_PAIRS] + shaded

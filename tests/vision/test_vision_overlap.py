@@ -95,8 +95,8 @@ def test_a_fanned_card_whose_soft_index_reads_at_a_countable_confidence_is_repor
     detector = CardDetector()
     sharp = detector.reader.read_corner
 
-    def soft_read(card: np.ndarray, colour: bool = True) -> CardRead:
-        res = sharp(card, colour)
+    def soft_read(card: np.ndarray, colour: bool = True, first_only: bool = False) -> CardRead:
+        res = sharp(card, colour, first_only)
         return replace(res, confidence=min(res.confidence, 0.6)) if res.card else res
 
     detector.reader.read_corner = soft_read  # type: ignore[method-assign]

@@ -677,6 +677,56 @@ def test_a_cluster_of_blobs_does_not_crowd_an_index_out_of_the_pairs_read(
     assert pairs_to_read(pairs, len(pairs)) == pairs
 
 
+def shaded_index_frame() -> np.ndarray:
+    """A dark table, a card in the light and a card in shade whose index a shadow's
+    edge crosses: its rank on stock bright enough for the search, its suit below the
+    edge on stock that is not; and a speck alone on that darker stock."""
+    frame = np.full((480, 640, 3), 70, np.uint8)
+    frame[40:440, 40:300] = 235
+    frame[40:440, 360:620] = 150
+    frame[236:440, 360:620] = 120
+    frame[200:228, 400:418] = 20  # the rank
+    frame[240:260, 401:417] = 20  # its suit, in the deeper shade
+    frame[330:350, 500:516] = 20  # a speck, alone
+    return frame
+
+
+def test_a_suit_in_shade_beside_its_rank_on_the_stock_is_kept_as_its_partner() -> None:
+    """Where cards are read already the search keeps only ink on stock nearly as bright
+    as the brightest paper (speckle on the table costs a read each). A close-up's card in
+    shade lost its index so: its rank passed, its suit beside the card's edge did not. A
+    blob off the stock that could pair with one on it is kept, marked; one alone is not."""
+    frame = shaded_index_frame()
+    everything, _ = ink_blobs(frame, on_stock=False)
+    assert len(everything) == 3
+    blobs, _ = ink_blobs(frame, on_stock=True)
+    assert [(round(b.cy), b.shaded) for b in blobs] == [(214, False), (250, True)]
+    rank, suit = blobs
+    assert pairs_to_read(index_pairs(blobs), 96) == [(rank, suit)]
+
+
+def test_pairs_with_a_blob_in_shade_are_read_after_all_the_others(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Pairs with a blob in shade come last, at most SHADED_PAIRS of them: let in among
+    the others, a webcam's fan of 25 cards lost two to the pairs they crowded out."""
+    lit = [InkBlob(100.0 + 40 * k, 100.0, 10, 10, 70) for k in range(12)]
+    under = [InkBlob(100.0 + 40 * k, 112.0, 10, 10, 70, shaded=True) for k in range(12)]
+    pairs = index_pairs(lit + under)
+    plain = [p for p in pairs if not (p[0].shaded or p[1].shaded)]
+    shaded = [p for p in pairs if p[0].shaded != p[1].shaded]
+    assert not plain and len(shaded) == 12  # (each lit blob pairs its own shaded one)
+    lit_pairs = [InkBlob(100.0 + 40 * k, 300.0, 10, 10, 70) for k in range(12)]
+    lit_pairs += [InkBlob(100.0 + 40 * k, 312.0, 10, 10, 70) for k in range(12)]
+    pairs = index_pairs(lit + under + lit_pairs)
+    plain = [p for p in pairs if not (p[0].shaded or p[1].shaded)]
+    got = pairs_to_read(pairs, 96)
+    assert got[: len(plain)] == plain and got[len(plain) :] == shaded
+    monkeypatch.setattr("vision.index_pairs.SHADED_PAIRS", 5)
+    assert pairs_to_read(pairs, 96) == plain + shaded[:5]
+    assert pairs_to_read(pairs, 4)[-5:] == shaded[:5]
+
+
 def test_a_rank_beside_another_blob_of_its_size_may_be_half_a_ten() -> None:
     """A "0" with its suit below and a "1" beside it (across the line to the suit): the
     two joined make one rank, spanning both, used up with it; a blob above or below, one
