@@ -101,3 +101,28 @@ def test_dim_pink_card_is_found(detector: CardDetector, table_bgr: tuple[int, in
     dets = [d for d in detector.detect(img) if d.card]
     assert [d.card for d in dets] == ["9H"]
     assert np.linalg.norm(np.array(dets[0].center) - placed.quad.mean(axis=0)) < 8
+
+
+def test_a_far_card_on_a_table_seen_at_a_slant_is_read(
+    detector: CardDetector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seen at a slant with no plane calibrated, a card across the table outlines far
+    smaller than one near the camera: here a sixth of its area, under the share below
+    which an outline beside cards read was taken for a chip or a pip and never read.
+    Such outlines are read last and kept as cards counted; a white chip's outline, which
+    reads as nothing, is not reported."""
+    import cv2
+
+    import vision.detector as detector_module
+
+    img, placed = scene(
+        [CardSpec("8D", (420, 480), 600.0, 10.0), CardSpec("8C", (1000, 300), 250.0, -20.0)],
+        seed=4,
+    )
+    cv2.circle(img, (1000, 760), 60, (235, 235, 235), -1)  # a chip, about a tenth of a card
+    near, far = (cv2.contourArea(p.quad) for p in placed)
+    assert detector_module.FAR_SHARE < far / near < detector_module.SMALL_SHARE
+    found = detector.detect(img)
+    assert sorted((d.card, d.confidence > 0.9) for d in found) == [("8C", True), ("8D", True)]
+    monkeypatch.setattr(detector_module, "FAR_SHARE", detector_module.SMALL_SHARE)
+    assert [d.card for d in CardDetector().detect(img) if d.card] == ["8D"]
