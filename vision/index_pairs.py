@@ -121,10 +121,7 @@ def ink_blobs(
         ons = np.flatnonzero(on)
         if off.size and ons.size:
             d = np.hypot(cx[off, None] - cx[ons], cy[off, None] - cy[ons])
-            sz = np.maximum(long[off, None], long[ons])
-            ratio = long[off, None] / long[ons]
-            near = (d <= 1.9 * sz) & (d >= 0.7 * sz) & (ratio >= 0.5) & (ratio <= 2.0)
-            shade[off[near.any(axis=1)]] = True
+            shade[off[_pairable(d, long[off, None], long[ons]).any(axis=1)]] = True
         keep = on | shade
     else:
         shade = np.zeros(keep.shape, bool)
@@ -139,6 +136,15 @@ def _alike(a: InkBlob, b: InkBlob) -> bool:
     """Two blobs of one index: about one size (a rank and its suit are printed alike)."""
     sa, sb = max(a.w, a.h), max(b.w, b.h)
     return 0.5 <= sa / sb <= 2.0 and 0.25 <= a.area / b.area <= 4.0
+
+
+def _pairable(d: np.ndarray, side_a: np.ndarray, side_b: np.ndarray) -> np.ndarray:
+    """Which blobs, ``d`` apart and of glyph sizes (longer sides) ``side_a`` and
+    ``side_b``, stand as a rank and its suit may: about a glyph's height apart, and of
+    about one size (the size half of :func:`_alike`)."""
+    size = np.maximum(side_a, side_b)
+    ratio = side_a / side_b
+    return (0.7 * size <= d) & (d <= 1.9 * size) & (0.5 <= ratio) & (ratio <= 2.0)
 
 
 def index_pairs(blobs: list[InkBlob]) -> list[tuple[InkBlob, InkBlob]]:
@@ -162,11 +168,9 @@ def index_pairs(blobs: list[InkBlob]) -> list[tuple[InkBlob, InkBlob]]:
     i, j = np.triu_indices(n, 1)
     size = np.maximum(side[i], side[j])
     d = np.hypot(cx[j] - cx[i], cy[j] - cy[i])
-    near = (0.7 * size <= d) & (d <= 1.9 * size)
     # _alike, for every pair
-    ratio = side[i] / side[j]
     share = area[i] / area[j]
-    keep = near & (0.5 <= ratio) & (ratio <= 2.0) & (0.25 <= share) & (share <= 4.0)
+    keep = _pairable(d, side[i], side[j]) & (0.25 <= share) & (share <= 4.0)
     i, j = i[keep], j[keep]
     key = np.abs((d / size)[keep] - PAIR_SPACING) + AREA_WEIGHT * np.abs(np.log(share[keep]))
     order = np.argsort(key, kind="stable")
