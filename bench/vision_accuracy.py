@@ -2,13 +2,15 @@
 
     .venv/bin/python bench/vision_accuracy.py DIR [--part PART] [--deck-glyphs FILE] [--limit N]
                                          [--every N] [--only TEXT] [--show-misses] [--unstretch]
-                                         [--index-boxes FILE]
+                                         [--index-boxes FILE] [--as-saved]
 
 DIR holds single-card photos, each file name starting with its card (``AS.jpg``,
 ``TD_01.jpg``, ``10C_00.jpg``), or scenes: photos of several cards with a
 ``labels.json`` (file name → list of card codes in view). Every photo is scaled so its
 long side is 1280 px before timing (``--unstretch``: the real-photo set's photos at the
-shape they were taken at, which the set stretched square). ``--part`` (all, dev, held, dev-early, dev-late,
+shape they were taken at, which the set stretched square; ``--as-saved``: each picture at
+the size it was saved, as the referee reads a camera's frame and ``courtpiece camera
+check`` a capture: the figure for a table's own captures). ``--part`` (all, dev, held, dev-early, dev-late,
 dev-moved) picks a part of the real-photo set (``bench/photo_split.py``). Prints cards found, rank right,
 suit right, both right, the median milliseconds per frame on one thread, and the
 resident memory with vision loaded. A baseline runs in the same process on the same
@@ -157,10 +159,15 @@ class TemplateBaseline:
 ORIGINAL_SHAPE = {"WIN_": (16, 9), "IMG_": (3, 4)}
 
 
-def load_frame(path: Path, unstretch: bool = False) -> np.ndarray | None:
+def load_frame(path: Path, unstretch: bool = False, as_saved: bool = False) -> np.ndarray | None:
     """The photo scaled so its long side is 1280 px, as the camera reader would get it;
     ``unstretch``: a square photo at its series' original shape (:data:`ORIGINAL_SHAPE`)
-    where known (a phone's own photo, not stretched square, keeps its shape)."""
+    where known (a phone's own photo, not stretched square, keeps its shape).
+    ``as_saved``: the picture at the size it was saved, as the referee reads a frame from
+    a camera or a folder (``courtpiece camera check`` reads a capture so): a capture
+    from a camera at another size than 1280 px reads otherwise scaled."""
+    if as_saved:
+        return read_image(path)
     img = read_image(path, 1280)  # decoded at the size needed, as the camera reader does
     if img is None:
         return None
@@ -219,13 +226,14 @@ def bench_singles(
     baseline: TemplateBaseline,
     show: bool,
     unstretch: bool = False,
+    as_saved: bool = False,
 ) -> str:
     """One card per photo: found, rank/suit right, and wrong reads the reader was sure of."""
     found = rank_ok = suit_ok = both_ok = base_ok = wrong_sure = right_doubted = 0
     wrong_counted = 0
     times, base_times = [], []
     for p in paths:
-        img = load_frame(p, unstretch)
+        img = load_frame(p, unstretch, as_saved)
         if img is None:
             print(f"{p.name} will not decode as a picture: left out")
             continue
@@ -326,6 +334,7 @@ def bench_scenes(
     show: bool,
     unstretch: bool = False,
     boxes: dict[str, list[dict]] | None = None,
+    as_saved: bool = False,
 ) -> str:
     """Several cards per photo: per scene, the labelled cards read (right), the cards read
     that are not there (wrong), and those wrong reads the reader was sure of; and how
@@ -341,7 +350,7 @@ def bench_scenes(
     split: collections.Counter[tuple[str, str]] = collections.Counter()
     times = []
     for name, truth_list in labels.items():
-        img = load_frame(folder / name, unstretch)
+        img = load_frame(folder / name, unstretch, as_saved)
         if img is None:
             print(f"{name} will not decode as a picture: left out")
             continue
@@ -443,7 +452,15 @@ def main(argv: list[str] | None = None) -> int:
         help="read the real-photo set's photos at the shape they were taken at, not stretched "
         "square as the set holds them",
     )
+    ap.add_argument(
+        "--as-saved",
+        action="store_true",
+        help="read each picture at the size it was saved, as the referee reads a camera's "
+        "frame (and courtpiece camera check a capture), not scaled to 1280 px",
+    )
     args = ap.parse_args(argv)
+    if args.as_saved and args.unstretch:
+        ap.error("--as-saved and --unstretch: one or the other")
     cv2.setNumThreads(1)
     rss_before = rss_mb()
     detector = CardDetector(deck_glyphs=args.deck_glyphs)
@@ -474,6 +491,7 @@ def main(argv: list[str] | None = None) -> int:
             args.show_misses,
             args.unstretch,
             boxes,
+            args.as_saved,
         )
     else:
         paths = sorted(
@@ -499,7 +517,9 @@ def main(argv: list[str] | None = None) -> int:
                 "by their card first (AS_1.jpg, 10h.png), or give scenes a labels.json"
             )
             return 2
-        line = bench_singles(paths, detector, baseline, args.show_misses, args.unstretch)
+        line = bench_singles(
+            paths, detector, baseline, args.show_misses, args.unstretch, args.as_saved
+        )
     print(f"rss {rss_mb():.0f} MB (before vision {rss_before:.0f} MB)")
     print(line)
     if line.startswith(("vision images=0 ", "vision_scenes scenes=0 ")):

@@ -1,7 +1,7 @@
 """How much learning a deck's own glyphs helps: the organiser's procedure, measured.
 
     .venv/bin/python bench/vision_learn.py LEARN MEASURE [--learn-part PART] [--part PART]
-                                          [--only TEXT] [--out deck.npz]
+                                          [--only TEXT] [--out deck.npz] [--as-saved]
 
 LEARN holds single-card captures named by card (as ``courtpiece camera capture`` saves
 them, or as ``bench/make_vision_set.py`` makes them from a deck's faces); their glyphs
@@ -47,22 +47,32 @@ def figures(line: str) -> dict[str, str]:
     return dict(re.findall(r"(\w+)=(\S+)", line))
 
 
-def measure(folder: Path, detector: CardDetector, part: str, only: str) -> dict[str, str]:
-    """The accuracy bench's figures for ``folder`` read by ``detector``."""
+def measure(
+    folder: Path, detector: CardDetector, part: str, only: str, as_saved: bool = False
+) -> dict[str, str]:
+    """The accuracy bench's figures for ``folder`` read by ``detector`` (``as_saved``: see
+    ``bench/vision_accuracy.py --as-saved``)."""
     baseline = TemplateBaseline()
     labels_file = folder / "labels.json"
     if labels_file.exists():
         labels = json.loads(labels_file.read_text())
         names = sorted(n for n in labels if in_part(n, part) and only in n)
         return figures(
-            bench_scenes(folder, {n: labels[n] for n in names}, detector, baseline, False)
+            bench_scenes(
+                folder,
+                {n: labels[n] for n in names},
+                detector,
+                baseline,
+                False,
+                as_saved=as_saved,
+            )
         )
     paths = sorted(
         p
         for p in folder.iterdir()
         if label_of(p) and p.suffix.lower() in PICTURES and in_part(p.name, part) and only in p.name
     )
-    f = figures(bench_singles(paths, detector, baseline, False))
+    f = figures(bench_singles(paths, detector, baseline, False, as_saved=as_saved))
     f["right_pct"] = f["both_right_pct"]
     return f
 
@@ -77,6 +87,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--part", choices=PARTS, default="all")
     ap.add_argument("--only", default="", metavar="TEXT", help="only files whose name holds TEXT")
     ap.add_argument("--out", type=Path, help="also save the learned glyphs here")
+    ap.add_argument(
+        "--as-saved",
+        action="store_true",
+        help="read MEASURE's pictures at the size they were saved, as the referee (and "
+        "courtpiece camera check) reads them, not scaled to 1280 px",
+    )
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
 
@@ -99,9 +115,11 @@ def main(argv: list[str] | None = None) -> int:
         learned.save(args.out)
     print(f"learned {len(learned.rank_y)} glyphs from {report.used} of {report.pictures}")
     print("generic reader:")
-    generic = measure(args.measure, CardDetector(), args.part, args.only)
+    generic = measure(args.measure, CardDetector(), args.part, args.only, args.as_saved)
     print("with the learned glyphs:")
-    own = measure(args.measure, CardDetector(deck_glyphs=learned), args.part, args.only)
+    own = measure(
+        args.measure, CardDetector(deck_glyphs=learned), args.part, args.only, args.as_saved
+    )
     g, o = float(generic["right_pct"]), float(own["right_pct"])
     line = (
         f"vision_learn pictures={report.pictures} used={report.used} "

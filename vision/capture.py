@@ -82,6 +82,14 @@ class CaptureSession:
                 reads.append(self.read(frame))
         return saved, reads
 
+    def skip(self) -> int:
+        """Use up the frames a card would have been saved from (a recording, in the walk's
+        order, skipping a card): how many there were."""
+        n = 0
+        while n < self.frames_per_card and self.grab() is not None:
+            n += 1
+        return n
+
     def scene(self, cards: list[str]) -> str | None:
         """Save one frame of several ``cards`` in view, labelled in ``scenes/labels.json``."""
         frame = self.grab()

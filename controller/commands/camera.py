@@ -223,6 +223,10 @@ def run(
         return 2
     spec: str | int = int(args.camera) if str(args.camera).isdigit() else args.camera
     source = open_source(spec)
+    # a recording (a folder of pictures, a video file) holds each card's frames in the
+    # walk's order: a card skipped must use up its frames too, or the next card is saved
+    # with them. A live camera has nothing to use up.
+    recorded = not (isinstance(spec, int) or spec == "picamera2")
     detector = CardDetector()
     session = CaptureSession(
         folder,
@@ -233,12 +237,14 @@ def run(
     try:
         if args.scenes:
             return _scenes(session, out, ask)
-        return _singles(session, cards, out, ask)
+        return _singles(session, cards, out, ask, recorded)
     finally:
         source.close()
 
 
-def _singles(session, cards: list[str], out: TextIO, ask: Callable[[str], str]) -> int:  # noqa: ANN001
+def _singles(  # noqa: ANN001
+    session, cards: list[str], out: TextIO, ask: Callable[[str], str], recorded: bool = False
+) -> int:
     print(f"saving to {session.folder}; Enter = take, s = skip, q = stop", file=out, flush=True)
     taken = 0
     failed = False
@@ -247,6 +253,9 @@ def _singles(session, cards: list[str], out: TextIO, ask: Callable[[str], str]) 
         if answer == "q":
             break
         if answer == "s":
+            if recorded:
+                session.skip()
+            print(f"  skipped {card}", file=out)
             continue
         saved, reads = session.single(card)
         if not saved:
@@ -255,16 +264,53 @@ def _singles(session, cards: list[str], out: TextIO, ask: Callable[[str], str]) 
             break
         taken += 1
         seen = "; ".join(", ".join(frame) or "nothing read" for frame in reads)
-        ok = bool(reads) and all(any(r.split()[0] == card for r in frame) for frame in reads)
-        mark = "ok" if ok else "CHECK"
+        why = _check(card, reads)
+        mark = "CHECK" if why else "ok"
         print(f"  {mark:5} {card}: {saved} frames saved; the reader sees {seen}", file=out)
-    print(f"captured {taken} cards in {session.folder}", file=out)
+        if why:
+            print(f"        ({why})", file=out)
+    print(f"captured {_cards(taken)} in {session.folder}", file=out)
     if taken:
         where = f"--deck {session.folder.name} --state-dir {session.folder.parent.parent}"
         print(f"check:   courtpiece camera check {where}", file=out)
-        print(f"measure: .venv/bin/python bench/vision_accuracy.py {session.folder}", file=out)
-        print(f"learn:   courtpiece camera learn {where}", file=out)
+        print(
+            f"measure: .venv/bin/python bench/vision_accuracy.py {session.folder} --as-saved",
+            file=out,
+        )
+        print(
+            f"learn:   courtpiece camera learn {where}   (learn from one capture; check "
+            "the learned deck on a second one, taken under another name)",
+            file=out,
+        )
     return 0 if taken and not failed else 1
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def _check(card: str, reads: list[list[str]]) -> str | None:
+    """Why the frames of ``card`` alone need a look, or None: a frame where it was not
+    read, or where another card was read as surely as the referee counts a play (the
+    card alone on the table: anything else counted is a play that never happened).
+    ``reads``: each frame's reads as "CARD CONFIDENCE"."""
+    from vision.capture import COUNTED
+
+    if not reads:
+        return "no frame read"
+    if any(all(r.split()[0] != card for r in frame) for frame in reads):
+        return f"a frame where {card} is not read"
+    others = sorted(
+        {
+            r.split()[0]
+            for frame in reads
+            for r in frame
+            if r.split()[0] != card and float(r.split()[1]) >= COUNTED
+        }
+    )
+    if others:
+        return f"also read, as surely as a play counts: {' '.join(others)}"
+    return None
 
 
 def _answer(ask: Callable[[str], str], prompt: str) -> str:
@@ -300,8 +346,7 @@ def _scenes(session, out: TextIO, ask: Callable[[str], str]) -> int:  # noqa: AN
             break
         n += 1
         print(f"  saved {name} with {' '.join(cards)}", file=out)
-    print(f"captured {n} scenes in {session.folder / 'scenes'}", file=out)
-    print(
-        f"measure: .venv/bin/python bench/vision_accuracy.py {session.folder / 'scenes'}", file=out
-    )
+    scenes = session.folder / "scenes"
+    print(f"captured {n} scene{'' if n == 1 else 's'} in {scenes}", file=out)
+    print(f"measure: .venv/bin/python bench/vision_accuracy.py {scenes} --as-saved", file=out)
     return 0 if n else 1

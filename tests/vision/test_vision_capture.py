@@ -93,6 +93,33 @@ def test_every_frame_saved_is_checked(tmp_path: Path) -> None:
     assert line.split()[0] == "CHECK" and "7D" in line and "AS " in line
 
 
+def test_a_card_skipped_from_a_recording_uses_up_its_frames(tmp_path: Path) -> None:
+    """From a folder (or a video) the frames lie in the walk's order: skipping a card
+    must use up its frames, or the next card is saved with the skipped one's."""
+    one = lambda c: [CardSpec(c, (640, 480), 320, 12)]  # noqa: E731
+    cam = frames_folder(tmp_path, [one("AS"), one("AS"), one("KH"), one("KH")])
+    answers = iter(["s", ""])
+    out = io.StringIO()
+    assert run(args(tmp_path, cam, cards="AS,KH"), out=out, ask=lambda _: next(answers)) == 0
+    folder = capture_dir(tmp_path / "state", "club")
+    assert sorted(p.name for p in folder.iterdir()) == ["KH_00.jpg", "KH_01.jpg"]
+    text = out.getvalue()
+    assert "skipped AS" in text and "ok    KH" in text and "captured 1 card in" in text
+
+
+def test_another_card_counted_in_a_frame_of_one_card_is_flagged(tmp_path: Path) -> None:
+    """A frame of one card in which the reader also counts another (read at 0.5 or more)
+    is a play the referee would see that never happened: CHECK, and why."""
+    two = [CardSpec("AS", (400, 480), 300, 0), CardSpec("KH", (880, 480), 300, 30)]
+    cam = frames_folder(tmp_path, [two])
+    out = io.StringIO()
+    assert run(args(tmp_path, cam, cards="AS", frames=1), out=out, ask=lambda _: "") == 0
+    lines = out.getvalue().splitlines()
+    at = next(i for i, x in enumerate(lines) if "AS:" in x)
+    assert lines[at].split()[0] == "CHECK" and "KH" in lines[at]
+    assert "also read" in lines[at + 1] and "KH" in lines[at + 1]
+
+
 def test_the_end_of_input_stops_the_walk_and_a_camera_out_of_frames_says_so(
     tmp_path: Path,
 ) -> None:
@@ -113,10 +140,10 @@ def test_the_end_of_input_stops_the_walk_and_a_camera_out_of_frames_says_so(
 
     out = io.StringIO()
     assert run(args(tmp_path, cam, cards="AS,KH"), out=out, ask=ask_eof) == 0
-    assert "captured 1 cards" in out.getvalue() and "Traceback" not in out.getvalue()
+    assert "captured 1 card in" in out.getvalue() and "Traceback" not in out.getvalue()
     out = io.StringIO()  # two frames, both AS's: none left for KH
     assert run(args(tmp_path, cam, cards="AS,KH"), out=out, ask=lambda _: "") == 1
-    assert "gave no frame" in out.getvalue() and "captured 1 cards" in out.getvalue()
+    assert "gave no frame" in out.getvalue() and "captured 1 card in" in out.getvalue()
     empty = tmp_path / "dry"
     empty.mkdir()
     out = io.StringIO()
@@ -149,6 +176,17 @@ def test_scenes_are_saved_with_labels(tmp_path: Path, capsys) -> None:
     )
     summary = done.stdout.strip().splitlines()[-1]
     assert summary.startswith("vision_scenes scenes=2 cards=3 right_pct=100.0 wrong=0")
+
+
+def test_the_bench_reads_captures_as_saved_as_the_check_does(tmp_path: Path) -> None:
+    """``--as-saved``: each capture at the size it was saved, as ``courtpiece camera
+    check`` and the referee read a frame; by default the bench scales to 1280 px."""
+    small = np.full((300, 400, 3), 90, np.uint8)
+    path = tmp_path / "AS_00.png"
+    cv2.imwrite(str(path), small)
+    load = runpy.run_path(str(BENCH), run_name="bench")["load_frame"]
+    assert load(path).shape[:2] == (960, 1280)
+    assert load(path, as_saved=True).shape[:2] == (300, 400)
 
 
 def test_scene_labels_may_carry_boxes_and_bad_ones_are_named(tmp_path: Path) -> None:
