@@ -347,17 +347,6 @@ DISPUTED = 0.55
 #: lobes the threshold ran together, in 3); below 0.7 the two were nearer even.
 GREY_SURE = 0.7
 GREY_MOST = 0.75
-#: Where the shape head reads a spade and the grey head, not sure (under ``GREY_SURE``),
-#: a club, the doubted read leans to the club unless the shape head gives its spade at
-#: least this share of the two black suits' mass: a threshold runs a soft club's lobes
-#: into a spade's blob, never the other way. On the development photos' black index
-#: suits (their boxed pairs read at the right rank, as stretched and at their own
-#: shape), the grey head was right 12 times and the shape head 3 below this share, 5 and
-#: 5 above it (one dispute the other way round, a club shape and a grey spade, was a
-#: spade: too few to lean on). Leaning
-#: always to the shape head (the product of the two heads) read 199 of 263 webcam black
-#: suits right as stretched, this 207.
-SHAPE_SHARP = 0.9
 
 
 #: The 5 and the 3 told apart by the stroke below the top bar at the glyph's left: a 5's
@@ -487,20 +476,15 @@ class CardReader:
                 # lobes; counted, but never sure (GREY_MOST)
                 top = int(qi.argmax())
                 most = mass * min(float(qi.max()), GREY_MOST)
-            elif disputed:
-                # otherwise an even split, so the read is doubted and the tracker waits (a
-                # soft club the shape head takes for a spade, or a spade the grey head
-                # leans to a club); ahead in it a club the grey head sees where the shape
-                # head is not sharp (SHAPE_SHARP)
-                lean = qi.argmax() == BLACK_SUITS.index("C")
-                if lean and float(black.max()) < SHAPE_SHARP * mass:
-                    top = int(qi.argmax())
-                else:
-                    top = int(split.argmax())
-                most = min(float(black.max()), DISPUTED * mass)
             else:
                 top = int(split.argmax())
-                most = min(float(black.max()), float(split[top]))
+                most = float(black.max())
+                if disputed:
+                    # otherwise an even split, so the read is doubted and the tracker
+                    # waits (a soft club the shape head is sure is a spade, or a spade
+                    # the grey head leans to a club)
+                    most = min(most, DISPUTED * mass)
+                most = min(most, float(split[top]))
             split[top] = most
             split[1 - top] = mass - most
             ps[i, cols] = split

@@ -128,8 +128,6 @@ def weighed_by_grey_head(spade: float, club: float, head_spade: float) -> np.nda
         (0.95, 0.03, 0.95, "S", 0.95),  # the shape head's own sure read stands
         (0.60, 0.38, 0.35, "C", 0.60),  # a soft club chosen, no surer than the spade was
         (0.95, 0.03, 0.35, "S", 0.95),  # a sharp spade outweighs a doubting grey head...
-        (0.80, 0.18, 0.35, "C", 0.55),  # ...a blunt one does not: the grey head's club,
-        # doubted (the product of the two heads would give the spade)
     ],
 )
 def test_the_black_suit_head_never_makes_a_suit_surer(
