@@ -712,6 +712,17 @@ class CardDetector:
                     )
         return out
 
+    def read_index(
+        self, frame_bgr: np.ndarray, rank: InkBlob, suit: InkBlob, scale: float
+    ) -> CardRead:
+        """The card an index pair reads as, as the frame's index search reads it: the card
+        that would put ``rank`` and ``suit`` (:func:`vision.index_pairs.ink_blobs`, found at
+        ``scale``) at its top-left corner, read from that corner. For a tool that knows
+        where an index lies (``bench/vision_index_reads.py``): it tells reading from
+        finding."""
+        self._colour = not colourless(frame_bgr)
+        return self._read_pair(frame_bgr, card_from_pair(rank, suit, scale))[0]
+
     def _read_pair(self, frame_bgr: np.ndarray, m: np.ndarray) -> tuple[CardRead, np.ndarray]:
         """The read of an index pair's card hypothesis ``m``, and the map read. Where it
         reads as a card, but not as surely as the tracker counts, the hypothesis is also

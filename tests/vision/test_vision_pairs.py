@@ -799,3 +799,23 @@ def test_a_small_red_card_on_a_white_board_is_found_at_the_fainter_ink(
     assert counted() == {"AH", "4D", "5D", "AS"}
     monkeypatch.setattr(detector_module, "FAINT_SPARE_LEAST", 1.1)  # nothing kept from it
     assert counted() == {"4D", "5D", "AS"}
+
+
+def test_an_index_pair_handed_over_is_read_as_the_search_reads_it() -> None:
+    """``CardDetector.read_index`` (bench/vision_index_reads.py): a card's own index pair,
+    found as the search finds blobs, reads as that card; the same two blobs the other way
+    up (the suit taken for the rank) do not."""
+    frame, _ = scene(
+        [CardSpec("7D", (640, 480), 480, 12)], seed=3, glare=False, table_colour=(40, 90, 40)
+    )
+    blobs, scale = ink_blobs(frame, on_stock=True, size=640, least=64)
+    det = CardDetector()
+    reads = [
+        (det.read_index(frame, a, b, scale), det.read_index(frame, b, a, scale))
+        for a, b in index_pairs(blobs)[:12]
+    ]
+    right = [(one, other) for one, other in reads if one.card == "7D"] + [
+        (other, one) for one, other in reads if other.card == "7D"
+    ]
+    assert right and max(one.confidence for one, _ in right) >= CORNER_MIN
+    assert all(other.card != "7D" for _, other in right)
