@@ -21,7 +21,9 @@ median_ms=…`` for singles, ``vision_scenes scenes=… cards=… right_pct=… 
 wrong_counted=… [open_… covered_…] median_ms=…`` for scenes (``wrong_sure``: wrong reads at confidence ≥ 0.9, which
 should never happen; ``right_doubted``: right reads below 0.5, which the tracker would not
 yet count; ``counted_pct`` and ``wrong_counted``: the right and the wrong reads at 0.5 or
-more, those the tracker counts: a wrong one there is a card the referee would see played).
+more, those the tracker counts: a wrong one there is a card the referee would see played;
+``also_counted``, singles only: photos in which another card is read at 0.5 or more
+beside the surest read, a second play the referee would see).
 Where the scenes come with boxes round each card's printed corner indices (the real-photo
 set's ``index_boxes.json``, in DIR or the folder above; ``--index-boxes FILE``), the scene
 line also splits the labelled cards by those in view: ``open_*`` for cards with both
@@ -230,7 +232,7 @@ def bench_singles(
 ) -> str:
     """One card per photo: found, rank/suit right, and wrong reads the reader was sure of."""
     found = rank_ok = suit_ok = both_ok = base_ok = wrong_sure = right_doubted = 0
-    wrong_counted = 0
+    wrong_counted = also_counted = 0
     times, base_times = [], []
     for p in paths:
         img = load_frame(p, unstretch, as_saved)
@@ -255,8 +257,17 @@ def bench_singles(
             wrong_sure += best != truth and top.confidence >= SURE
             wrong_counted += best != truth and top.confidence >= COUNTED
             right_doubted += best == truth and top.confidence < COUNTED
+            # another card counted beside the surest read, in a photo of one card: a
+            # second play the referee would see (``courtpiece camera check`` counts it too)
+            others = [
+                d for d in read if d is not top and d.card != truth and d.confidence >= COUNTED
+            ]
+            also_counted += bool(others)
             if best != truth and show:
                 print(f"miss {p.name}: read {best} ({top.confidence:.2f})")
+            if others and show:
+                also = ", ".join(f"{d.card} ({d.confidence:.2f})" for d in others)
+                print(f"also {p.name}: read {also} beside {best}")
         elif show:
             print(f"miss {p.name}: {'unreadable' if dets else 'no card found'}")
     n = max(len(times), 1)
@@ -273,7 +284,7 @@ def bench_singles(
     )
     return (
         f"vision images={len(times)} found={found} rank_right_pct={pct(rank_ok):.1f} suit_right_pct={pct(suit_ok):.1f} "
-        f"both_right_pct={pct(both_ok):.1f} wrong_sure={wrong_sure} wrong_counted={wrong_counted} right_doubted={right_doubted} median_ms={med:.2f} rss_mb={rss_mb():.0f} "
+        f"both_right_pct={pct(both_ok):.1f} wrong_sure={wrong_sure} wrong_counted={wrong_counted} right_doubted={right_doubted} also_counted={also_counted} median_ms={med:.2f} rss_mb={rss_mb():.0f} "
         f"baseline_both_right_pct={pct(base_ok):.1f} baseline_median_ms={base_med:.2f}"
     )
 

@@ -117,6 +117,9 @@ class CaptureCheck:
     wrong_counted: int = 0
     #: of those, read at 0.9 or more (should never happen)
     wrong_sure: int = 0
+    #: frames in which a card other than the one laid is also read at 0.5 or more,
+    #: beside the surest read: a second play the referee would see that never happened
+    also_counted: int = 0
     misses: list[str] = field(default_factory=list)  # "AS_00.jpg: read KS (0.67)"
 
     @property
@@ -129,13 +132,19 @@ def check_captures(
     read: Callable[[np.ndarray], list[tuple[str, float]]],
 ) -> CaptureCheck:
     """Read each ``(card, image, name)`` capture with ``read`` (frame → cards and their
-    confidences): its surest read is what the referee would see."""
+    confidences): its surest read is what the referee would see, and any other card it
+    counts beside it (:attr:`CaptureCheck.also_counted`) a second play."""
     out = CaptureCheck()
     for card, image, name in pictures:
         out.pictures += 1
         reads = read(image)
         want = card.replace("10", "T")
         best = max(reads, key=lambda r: r[1], default=None)
+        others = [r for r in reads if r is not best and r[0] != want and r[1] >= COUNTED]
+        if others:
+            out.also_counted += 1
+            also = ", ".join(f"{c} ({p:.2f})" for c, p in others)
+            out.misses.append(f"{name}: also read {also}")
         if best is not None and best[0] == want:
             out.right += 1
             continue

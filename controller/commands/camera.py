@@ -196,7 +196,8 @@ def run_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(
             f"{name}: {got.pictures} captures, {got.right} right ({got.right_pct:.1f} %), "
             f"{got.wrong_counted} read as another card the referee would count "
-            f"({got.wrong_sure} of them sure)",
+            f"({got.wrong_sure} of them sure), {got.also_counted} with another card "
+            "counted beside the right one",
             file=out,
         )
         for miss in got.misses:
@@ -339,6 +340,10 @@ def _scenes(session, out: TextIO, ask: Callable[[str], str]) -> int:  # noqa: AN
             cards = [card_code(c) for c in answer.replace(",", " ").split()]
         except CaptureError as exc:
             print(f"  {exc}; again", file=out)
+            continue
+        twice = sorted({c for c in cards if cards.count(c) > 1})
+        if twice:  # one deck: a card is in view once
+            print(f"  {' '.join(twice)} named twice; again", file=out)
             continue
         name = session.scene(cards)
         if name is None:

@@ -159,13 +159,13 @@ def test_scenes_are_saved_with_labels(tmp_path: Path, capsys) -> None:
             [CardSpec("7D", (640, 480), 300, 50)],
         ],
     )
-    answers = iter(["AS, KH", "X9", "7d", ""])
+    answers = iter(["AS, KH", "X9", "3C 3c", "7d", ""])
     out = io.StringIO()
     assert run(args(tmp_path, cam, scenes=True), out=out, ask=lambda _: next(answers)) == 0
     scenes = capture_dir(tmp_path / "state", "club") / "scenes"
     labels = json.loads((scenes / "labels.json").read_text())
     assert labels == {"scene_000.jpg": ["AS", "KH"], "scene_001.jpg": ["7D"]}
-    assert "not a card" in out.getvalue()
+    assert "not a card" in out.getvalue() and "3C named twice" in out.getvalue()
     # as an organiser runs it (docs/camera.md)
     done = subprocess.run(
         [sys.executable, str(BENCH), str(scenes)],
@@ -261,3 +261,32 @@ def test_a_capture_check_counts_what_the_referee_would_count() -> None:
         "2C_00.jpg: nothing read",
     ]
     assert got.right_pct == 40.0
+    assert got.also_counted == 0  # 7C at 0.3 beside TC is not counted; KH is the card laid
+
+
+def test_a_capture_check_counts_a_second_card_beside_the_right_one() -> None:
+    """A frame of one card in which another is also read at 0.5 or more is right, and a
+    second play the referee would see: counted apart (as the capture's CHECK says)."""
+    from vision.capture import check_captures
+
+    frame = np.zeros((4, 4, 3), np.uint8)
+    reads = {
+        "6S_00.jpg": [("6S", 0.99), ("QS", 0.67)],
+        "6S_01.jpg": [("6S", 0.99), ("QS", 0.45)],
+    }
+    names = iter(reads)
+    got = check_captures(
+        [(n.split("_")[0], frame, n) for n in reads], lambda _f: reads[next(names)]
+    )
+    assert (got.pictures, got.right, got.wrong_counted, got.also_counted) == (2, 2, 0, 1)
+    assert got.misses == ["6S_00.jpg: also read QS (0.67)"]
+
+
+def test_the_bench_counts_a_second_card_in_a_photo_of_one(tmp_path: Path, capsys) -> None:
+    """A single-card photo in which another card is read too: ``also_counted``."""
+    two = [CardSpec("AS", (400, 480), 300, 0), CardSpec("KH", (880, 480), 300, 30)]
+    img, _ = scene(two, seed=4, glare=False)
+    cv2.imwrite(str(tmp_path / "KH_00.jpg"), img)  # KH reads the surer of the two
+    runpy.run_path(str(BENCH), run_name="bench")["main"]([str(tmp_path)])
+    summary = capsys.readouterr().out.strip().splitlines()[-1]
+    assert "both_right_pct=100.0" in summary and " also_counted=1 " in summary
