@@ -31,7 +31,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "calibrate", help="mark the camera's play spots (zones) and save them"
     )
     p.add_argument(
-        "--camera", default="0", help="camera index, 'picamera2', a video file or an image"
+        "--camera",
+        default="0",
+        help="camera index, 'picamera2', a video file or an image (with --box: the picture "
+        "the boxes were read off, whose size is saved with them)",
     )
     p.add_argument(
         "--zones",
@@ -92,6 +95,16 @@ def _frame(spec: str):
         source.close()
 
 
+def _box_frame_size(camera: str) -> tuple[int, int]:
+    """The size of the frame ``--box`` boxes were read off: the picture ``--camera`` names
+    (the frame ``--capture`` saved), else the camera's default 1280 × 960. A camera is not
+    opened for it: the referee may hold it."""
+    from vision.imageio import read_image
+
+    image = read_image(camera) if Path(camera).is_file() else None
+    return (image.shape[1], image.shape[0]) if image is not None else (1280, 960)
+
+
 def run(args: argparse.Namespace) -> int:
     import cv2
 
@@ -117,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
             name, _, nums = item.partition("=")
             x, y, w, h = (float(v) for v in nums.split(","))
             boxes[name] = (x, y, w, h)
-        zones = ZoneMap.rectangles(boxes)
+        zones = ZoneMap.rectangles(boxes, _box_frame_size(args.camera))
         empty = None
         if args.table_from_seats:
             plane = plane_from_zones(zones)

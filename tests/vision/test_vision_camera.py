@@ -151,6 +151,24 @@ def test_calibrate_command_saves_boxes_and_markers(tmp_path: Path) -> None:
     )
     zm = ZoneMap.load(cfg)
     assert zm.zone_at((50, 100)) == "seat0" and zm.zone_at((540, 340)) == "deal"
+    assert zm.frame_size == (1280, 960)  # no picture named: the camera's default
+    # boxes read off a saved frame of another size keep that frame's size
+    cv2.imwrite(str(tmp_path / "small.png"), np.zeros((640, 640, 3), np.uint8))
+    assert (
+        main(
+            [
+                "calibrate",
+                "--config",
+                str(cfg),
+                "--box",
+                "seat0=10,20,100,150",
+                "--camera",
+                str(tmp_path / "small.png"),
+            ]
+        )
+        == 0
+    )
+    assert ZoneMap.load(cfg).frame_size == (640, 640)
 
     assert main(["calibrate", "--print-markers", str(tmp_path / "m")]) == 0
     img = table(np.random.default_rng(4))
