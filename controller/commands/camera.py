@@ -249,6 +249,7 @@ def _singles(  # noqa: ANN001
     print(f"saving to {session.folder}; Enter = take, s = skip, q = stop", file=out, flush=True)
     taken = 0
     failed = False
+    skipped: list[str] = []
     for card in cards:
         answer = _answer(ask, f"lay {card} alone on a play spot, then Enter: ").lower()
         if answer == "q":
@@ -257,6 +258,7 @@ def _singles(  # noqa: ANN001
             if recorded:
                 session.skip()
             print(f"  skipped {card}", file=out)
+            skipped.append(card)
             continue
         saved, reads = session.single(card)
         if not saved:
@@ -271,6 +273,11 @@ def _singles(  # noqa: ANN001
         if why:
             print(f"        ({why})", file=out)
     print(f"captured {_cards(taken)} in {session.folder}", file=out)
+    if skipped:
+        print(
+            f"skipped: {' '.join(skipped)} (capture them later with --cards {','.join(skipped)})",
+            file=out,
+        )
     if taken:
         where = f"--deck {session.folder.name} --state-dir {session.folder.parent.parent}"
         print(f"check:   courtpiece camera check {where}", file=out)

@@ -105,6 +105,7 @@ def test_a_card_skipped_from_a_recording_uses_up_its_frames(tmp_path: Path) -> N
     assert sorted(p.name for p in folder.iterdir()) == ["KH_00.jpg", "KH_01.jpg"]
     text = out.getvalue()
     assert "skipped AS" in text and "ok    KH" in text and "captured 1 card in" in text
+    assert "skipped: AS (capture them later with --cards AS)" in text
 
 
 def test_another_card_counted_in_a_frame_of_one_card_is_flagged(tmp_path: Path) -> None:
