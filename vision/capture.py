@@ -54,19 +54,20 @@ def card_code(text: str) -> str:
 class CaptureSession:
     """Saves labelled frames from ``grab`` (one camera frame per call) into ``folder``.
 
-    ``read`` (optional) names what the camera reader makes of a frame, so the organiser
-    sees at once when a card reads wrong under this table's light.
+    ``read`` (optional) names what the camera reader makes of a frame (each card and its
+    confidence), so the organiser sees at once when a card reads wrong under this
+    table's light.
     """
 
     folder: Path
     grab: Callable[[], np.ndarray | None]
     frames_per_card: int = 3
-    read: Callable[[np.ndarray], list[str]] | None = None
+    read: Callable[[np.ndarray], list[tuple[str, float]]] | None = None
 
     def __post_init__(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
 
-    def single(self, card: str) -> tuple[int, list[list[str]]]:
+    def single(self, card: str) -> tuple[int, list[list[tuple[str, float]]]]:
         """Save ``frames_per_card`` frames of ``card`` alone: (frames saved, what was read
         in each: every frame is learned from and measured, so every frame is checked)."""
         saved, reads = 0, []

@@ -233,7 +233,7 @@ def run(
         folder,
         source.read,
         max(1, args.frames),
-        read=lambda f: [f"{d.card} {d.confidence:.2f}" for d in detector.detect(f) if d.card],
+        read=lambda f: [(d.card, d.confidence) for d in detector.detect(f) if d.card],
     )
     try:
         if args.scenes:
@@ -266,7 +266,9 @@ def _singles(  # noqa: ANN001
             failed = True
             break
         taken += 1
-        seen = "; ".join(", ".join(frame) or "nothing read" for frame in reads)
+        seen = "; ".join(
+            ", ".join(f"{c} {p:.2f}" for c, p in frame) or "nothing read" for frame in reads
+        )
         why = _check(card, reads)
         mark = "CHECK" if why else "ok"
         print(f"  {mark:5} {card}: {saved} frames saved; the reader sees {seen}", file=out)
@@ -297,25 +299,18 @@ def _cards(n: int) -> str:
     return f"{n} card" if n == 1 else f"{n} cards"
 
 
-def _check(card: str, reads: list[list[str]]) -> str | None:
+def _check(card: str, reads: list[list[tuple[str, float]]]) -> str | None:
     """Why the frames of ``card`` alone need a look, or None: a frame where it was not
     read, or where another card was read as surely as the referee counts a play (the
     card alone on the table: anything else counted is a play that never happened).
-    ``reads``: each frame's reads as "CARD CONFIDENCE"."""
+    ``reads``: each frame's cards and their confidences."""
     from vision.capture import COUNTED
 
     if not reads:
         return "no frame read"
-    if any(all(r.split()[0] != card for r in frame) for frame in reads):
+    if any(all(c != card for c, _ in frame) for frame in reads):
         return f"a frame where {card} is not read"
-    others = sorted(
-        {
-            r.split()[0]
-            for frame in reads
-            for r in frame
-            if r.split()[0] != card and float(r.split()[1]) >= COUNTED
-        }
-    )
+    others = sorted({c for frame in reads for c, p in frame if c != card and p >= COUNTED})
     if others:
         return f"also read, as surely as a play counts: {' '.join(others)}"
     return None
