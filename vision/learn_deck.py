@@ -36,7 +36,6 @@ import numpy as np
 from vision import glyphs
 from vision.detector import CARD_SIZE, CardDetector, Detection
 from vision.imageio import read_image
-from vision.index import corners, find_index
 from vision.locate import rectify
 from vision.model import RANKS, SUITS, DeckGlyphs
 from vision.reader import SURE, colourless, light_stock
@@ -138,9 +137,11 @@ def learn_deck(
         view, why = _view(image, label, detector)
         colour = not colourless(image)  # a grey picture shows no suit's colour
         learned = 0
-        both = corners(view.card) if view is not None else []
-        for k in view.corners if view is not None else ():
-            g = find_index(both[k])
+        # the corners' glyphs as the reader finds them, its second look at a corner in
+        # shadow included (lit evenly first): what a frame of play will show it
+        found = detector.reader.find_indices(view.card) if view is not None else None
+        for k in view.corners if view is not None and found is not None else ():
+            g = found.found[k]
             if g is None:
                 continue
             rank_x.append(glyphs.normalise(g.rank))

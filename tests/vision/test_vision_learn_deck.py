@@ -107,6 +107,34 @@ def four_colour_shot(card: str, seed: int) -> np.ndarray:
     return camera(img, rng, glare=False)
 
 
+def in_shade(face: np.ndarray, depth: float = 0.4) -> np.ndarray:
+    """A card face with a soft-edged shadow across each index corner (a hand's, in a
+    strong lamp): the stock beyond it ``depth`` as bright as the lit stock."""
+    h, w = face.shape[:2]
+    k = w / 200  # the shadow's line laid as on a 200-pixel-wide card
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    across = (xx - 30 * k) * np.cos(0.6) + (yy - 40 * k) * np.sin(0.6)
+    light = 1 - (1 - depth) / (1 + np.exp(across / (3.0 * k)))
+    light = np.minimum(light, light[::-1, ::-1])
+    return np.clip(face.astype(np.float32) * light[:, :, None], 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("card", ["7C", "KH", "4D"])
+def test_an_index_in_shade_is_learned_as_the_reader_finds_it(
+    card: str, detector: CardDetector
+) -> None:
+    """A capture whose index corners lie half in a shadow: the reader finds their glyphs
+    once the corner is lit evenly, and learning takes them the same way (found with the
+    plain index search only, the capture was passed over: "no index found")."""
+    rng = np.random.default_rng(1)
+    img = np.full((960, 1280, 3), (60, 90, 50), np.uint8)
+    place(img, in_shade(card_face(card)), (640, 480), 420, 28, rng)
+    report = LearnReport()
+    learned = learn_deck([(card, camera(img, rng, glare=False))], detector, report)
+    assert report.skipped == [] and len(learned.rank_y) == 2
+    assert {RANKS[i] for i in learned.rank_y} == {card[:-1]}
+
+
 def test_a_four_colour_deck_is_read_once_its_colours_are_learned(detector: CardDetector) -> None:
     """Yellow ink is no red: the generic reader takes a yellow diamond for a spade. The
     deck learned, each suit's own ink colour tells it."""
