@@ -250,9 +250,11 @@ def _singles(  # noqa: ANN001
     taken = 0
     failed = False
     skipped: list[str] = []
-    for card in cards:
+    rest: list[str] = []  # the cards a walk stopped before
+    for n, card in enumerate(cards):
         answer = _answer(ask, f"lay {card} alone on a play spot, then Enter: ").lower()
         if answer == "q":
+            rest = cards[n:]
             break
         if answer == "s":
             if recorded:
@@ -264,6 +266,7 @@ def _singles(  # noqa: ANN001
         if not saved:
             print("the camera gave no frame; stopping", file=out)
             failed = True
+            rest = cards[n:]
             break
         taken += 1
         seen = "; ".join(
@@ -275,11 +278,12 @@ def _singles(  # noqa: ANN001
         if why:
             print(f"        ({why})", file=out)
     print(f"captured {_cards(taken)} in {session.folder}", file=out)
-    if skipped:
-        print(
-            f"skipped: {' '.join(skipped)} (capture them later with --cards {','.join(skipped)})",
-            file=out,
-        )
+    for what, left in (("skipped", skipped), ("not reached", rest)):
+        if left:
+            print(
+                f"{what}: {' '.join(left)} (capture them later with --cards {','.join(left)})",
+                file=out,
+            )
     if taken:
         where = f"--deck {session.folder.name} --state-dir {session.folder.parent.parent}"
         print(f"check:   courtpiece camera check {where}", file=out)

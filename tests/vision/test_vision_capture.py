@@ -145,6 +145,7 @@ def test_the_end_of_input_stops_the_walk_and_a_camera_out_of_frames_says_so(
     out = io.StringIO()  # two frames, both AS's: none left for KH
     assert run(args(tmp_path, cam, cards="AS,KH"), out=out, ask=lambda _: "") == 1
     assert "gave no frame" in out.getvalue() and "captured 1 card in" in out.getvalue()
+    assert "not reached: KH (capture them later with --cards KH)" in out.getvalue()
     empty = tmp_path / "dry"
     empty.mkdir()
     out = io.StringIO()
