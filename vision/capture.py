@@ -21,6 +21,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.imageio import read_image
+
 #: The reads the referee counts (the tracker's least) and those it is sure of.
 COUNTED = 0.5
 SURE_READ = 0.9
@@ -77,10 +79,15 @@ class CaptureSession:
             frame = self.grab()
             if frame is None:
                 break
-            cv2.imwrite(str(self.folder / f"{card}_{i:02d}.jpg"), frame)
+            path = self.folder / f"{card}_{i:02d}.jpg"
+            cv2.imwrite(str(path), frame)
             saved += 1
             if self.read is not None:
-                reads.append(self.read(frame))
+                # read as saved (a JPEG, decoded as camera check and learning decode it),
+                # so the word at capture is theirs: a card read without much margin
+                # read live one way and saved another
+                again = read_image(path)
+                reads.append(self.read(again if again is not None else frame))
         return saved, reads
 
     def skip(self) -> int:

@@ -93,6 +93,23 @@ def test_every_frame_saved_is_checked(tmp_path: Path) -> None:
     assert line.split()[0] == "CHECK" and "7D" in line and "AS " in line
 
 
+def test_each_frame_is_read_as_saved(tmp_path: Path) -> None:
+    """The reader's word at capture is on the saved JPEG, as camera check and learning
+    decode it, not on the camera's frame before it was compressed."""
+    from vision.capture import CaptureSession
+    from vision.imageio import read_image
+
+    frame, _ = scene([CardSpec("AS", (640, 480), 320, 12)], seed=5)
+    given: list[np.ndarray] = []
+    session = CaptureSession(
+        tmp_path / "club", lambda: frame, 2, read=lambda f: given.append(f) or []
+    )
+    assert session.single("AS")[0] == 2
+    assert not np.array_equal(given[0], frame)  # JPEG is lossy: the test can tell
+    for i, seen in enumerate(given):
+        assert np.array_equal(seen, read_image(tmp_path / "club" / f"AS_{i:02d}.jpg"))
+
+
 def test_a_card_skipped_from_a_recording_uses_up_its_frames(tmp_path: Path) -> None:
     """From a folder (or a video) the frames lie in the walk's order: skipping a card
     must use up its frames, or the next card is saved with the skipped one's."""
