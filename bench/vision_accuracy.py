@@ -58,7 +58,7 @@ sys.path.append(str(Path(__file__).resolve().parent))  # photo_split, after the 
 from photo_split import PARTS, in_part  # noqa: E402
 
 from vision import CardDetector, glyphs, render  # noqa: E402
-from vision.capture import CaptureError, card_code  # noqa: E402
+from vision.capture import CaptureError, card_code, counted_beside  # noqa: E402
 from vision.detector import Detection  # noqa: E402
 from vision.imageio import image_size, read_image  # noqa: E402
 from vision.index import corners, find_index  # noqa: E402
@@ -259,14 +259,12 @@ def bench_singles(
             right_doubted += best == truth and top.confidence < COUNTED
             # another card counted beside the surest read, in a photo of one card: a
             # second play the referee would see (``courtpiece camera check`` counts it too)
-            others = [
-                d for d in read if d is not top and d.card != truth and d.confidence >= COUNTED
-            ]
+            others = counted_beside(truth, [(d.card, d.confidence) for d in read if d is not top])
             also_counted += bool(others)
             if best != truth and show:
                 print(f"miss {p.name}: read {best} ({top.confidence:.2f})")
             if others and show:
-                also = ", ".join(f"{d.card} ({d.confidence:.2f})" for d in others)
+                also = ", ".join(f"{c} ({q:.2f})" for c, q in others)
                 print(f"also {p.name}: read {also} beside {best}")
         elif show:
             print(f"miss {p.name}: {'unreadable' if dets else 'no card found'}")

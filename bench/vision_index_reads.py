@@ -34,6 +34,7 @@ import sys
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.append(str(Path(__file__).resolve().parent))
@@ -44,7 +45,7 @@ from vision_misses import BOX_SPACE, photos, series  # noqa: E402
 
 from vision import CardDetector  # noqa: E402
 from vision.capture import COUNTED, card_code  # noqa: E402
-from vision.index_pairs import INK_MIN, SEARCH_SIZE, index_pairs, ink_blobs  # noqa: E402
+from vision.index_pairs import INK_MIN, SEARCH_SIZE, InkBlob, index_pairs, ink_blobs  # noqa: E402
 
 #: A box is searched this share of its size beyond each side (an index box is drawn
 #: tight round the print; a blob's centre may lie on its edge).
@@ -54,8 +55,17 @@ PAIRS = 6
 KINDS = ("right_counted", "right_weak", "wrong_counted", "wrong_weak", "none")
 
 
-def box_read(detector: CardDetector, frame, blobs, scale: float, box, sx: float, sy: float):  # noqa: ANN001, ANN201
-    """The surest (card, confidence) the pairs in ``box`` read as, or (None, 0.0)."""
+def box_read(
+    detector: CardDetector,
+    frame: np.ndarray,
+    blobs: list[InkBlob],
+    scale: float,
+    box: list[float],
+    sx: float,
+    sy: float,
+) -> tuple[str | None, float]:
+    """The surest (card, confidence) the pairs in ``box`` (the set's pixels, ``sx`` and
+    ``sy`` frame pixels to one) read as, or (None, 0.0)."""
     x0, y0, x1, y1 = box[0] * sx, box[1] * sy, box[2] * sx, box[3] * sy
     pad = PAD * max(x1 - x0, y1 - y0)
     inside = [

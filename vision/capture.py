@@ -114,6 +114,13 @@ class CaptureSession:
         return name
 
 
+def counted_beside(card: str, reads: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    """The reads (card, confidence) of a frame of ``card`` alone that name another card
+    as surely as the referee counts a play: plays that never happened. (A read judged on
+    its own, a frame's surest, is left out by the caller.)"""
+    return [r for r in reads if r[0] != card and r[1] >= COUNTED]
+
+
 @dataclass
 class CaptureCheck:
     """How a reader read a folder of single-card captures: the referee's view of them
@@ -148,7 +155,7 @@ def check_captures(
         reads = read(image)
         want = card.replace("10", "T")
         best = max(reads, key=lambda r: r[1], default=None)
-        others = [r for r in reads if r is not best and r[0] != want and r[1] >= COUNTED]
+        others = counted_beside(want, [r for r in reads if r is not best])
         if others:
             out.also_counted += 1
             also = ", ".join(f"{c} ({p:.2f})" for c, p in others)

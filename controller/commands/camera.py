@@ -308,13 +308,13 @@ def _check(card: str, reads: list[list[tuple[str, float]]]) -> str | None:
     read, or where another card was read as surely as the referee counts a play (the
     card alone on the table: anything else counted is a play that never happened).
     ``reads``: each frame's cards and their confidences."""
-    from vision.capture import COUNTED
+    from vision.capture import counted_beside
 
     if not reads:
         return "no frame read"
     if any(all(c != card for c, _ in frame) for frame in reads):
         return f"a frame where {card} is not read"
-    others = sorted({c for frame in reads for c, p in frame if c != card and p >= COUNTED})
+    others = sorted({c for frame in reads for c, _ in counted_beside(card, frame)})
     if others:
         return f"also read, as surely as a play counts: {' '.join(others)}"
     return None
