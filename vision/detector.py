@@ -24,6 +24,7 @@ from vision.index_pairs import (
     ink_blobs,
     outline,
     pairs_to_read,
+    table_grey,
     ten_ranks,
 )
 from vision.known import KnownReads, kept_fits
@@ -224,6 +225,10 @@ class CardDetector:
         self.empty = empty
         self.plane = plane
         self._empty_view: tuple[int, int, np.ndarray | None] | None = None
+        #: The empty table as each index search sees it (by the search's size and way
+        #: up), and the empty table it was made from: made once per calibration.
+        self._table_views: dict[tuple[int, bool], np.ndarray] = {}
+        self._table_views_of: np.ndarray | None = None
         #: Whether the frame being read has colour (a monochrome one cannot tell red ink).
         self._colour = True
         #: Whether a card of the frame being read was read as its negative (a dark deck).
@@ -618,7 +623,13 @@ class CardDetector:
         whole = [d for d in found if d.card]
         seen = {d.card for d in whole}
         seek = cv2.bitwise_not(frame_bgr) if negative else frame_bgr
-        blobs, scale = ink_blobs(seek, on_stock=bool(whole) and not negative, size=size, least=ink)
+        blobs, scale = ink_blobs(
+            seek,
+            on_stock=bool(whole) and not negative,
+            size=size,
+            least=ink,
+            table=self._table_view(frame_bgr.shape, size, negative),
+        )
         # ink on a card already read is its index, its pips or its picture
         blobs = [
             b
@@ -801,6 +812,24 @@ class CardDetector:
         if lift and agree >= PIPS_AGREE:
             return card, CORNER_MIN
         return card, confidence
+
+    def _table_view(self, shape: tuple[int, ...], size: int, negative: bool) -> np.ndarray | None:
+        """The empty table as an index search of a frame of ``shape`` at ``size`` sees it
+        (:func:`vision.index_pairs.table_grey`), or None uncalibrated (or where the empty
+        table is another size than the frame). Where a frame shows it, its blobs are the
+        table's own: on a grained cloth they were most of an empty frame's cost (a hand
+        moving over the table), and now and then read as a card."""
+        empty = self.empty
+        if empty is None or empty.shape != shape:
+            return None
+        if self._table_views_of is not empty:
+            self._table_views, self._table_views_of = {}, empty
+        key = (size, negative)
+        if key not in self._table_views:
+            self._table_views[key] = table_grey(
+                cv2.bitwise_not(empty) if negative else empty, size
+            )
+        return self._table_views[key]
 
     def _steady(self, frame_bgr: np.ndarray, read: _PairRead) -> bool:
         """Whether ``read`` reads the same card at every one of :data:`SHIFTS`."""

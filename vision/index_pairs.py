@@ -57,6 +57,12 @@ SPREAD_EACH = 2
 #: one: its rank's hole holds stock bright enough, its solid suit beside the card's edge
 #: is judged against stock darkened by the table round it.
 SHADED_PAIRS = 16
+#: On a calibrated table, a blob is the table's own (grain, a knot, a stain) where the
+#: frame round it shows what the empty table showed: within this many grey levels on
+#: average (a frame's fresh noise and JPEG loss differ by a few; a card laid there, or
+#: a hand, by far more), over its box grown by this share of its size each way.
+TABLE_SAME = 10.0
+TABLE_MARGIN = 0.25
 
 
 @dataclass(frozen=True)
@@ -71,34 +77,27 @@ class InkBlob:
 
 
 def ink_blobs(
-    frame_bgr: np.ndarray, on_stock: bool = True, size: int = SEARCH_SIZE, least: int = INK_MIN
+    frame_bgr: np.ndarray,
+    on_stock: bool = True,
+    size: int = SEARCH_SIZE,
+    least: int = INK_MIN,
+    table: np.ndarray | None = None,
 ) -> tuple[list[InkBlob], float]:
     """Compact ink blobs darker than the stock round them, and the working scale;
     ``on_stock`` keeps only those on stock about as bright as the brightest paper in
     view (where cards are read already, the rest is mostly table: speckle there costs a
     read each), and those off it that could be the other glyph of an index beside one
     on it (marked ``shaded``, paired last by :func:`pairs_to_read`); ``least``, how much
-    darker than its stock ink is (of 255).
+    darker than its stock ink is (of 255). ``table``: the empty table as the search sees
+    it (:func:`table_grey`, the same size): a blob where the frame shows the empty table
+    is the table's own, not looked at (:data:`TABLE_SAME`).
 
     How much darker than the stock round it each pixel is, as a share of that stock's
     brightness (the grey closed over a window wider than any glyph), so a dim photo's
     index stands out as well as a bright one's."""
-    h, w = frame_bgr.shape[:2]
-    scale = min(1.0, size / max(h, w))
-    small = cv2.resize(
-        frame_bgr, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA
-    )
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    # the stock's brightness at half size (it is smooth, and the closing costs a quarter)
-    gh, gw = grey.shape
-    half = cv2.resize(grey, (gw // 2, gh // 2), interpolation=cv2.INTER_AREA)
-    k = cv2.getStructuringElement(cv2.MORPH_RECT, (GLYPH_MAX // 4 | 1, GLYPH_MAX // 4 | 1))
-    stock = cv2.resize(cv2.morphologyEx(half, cv2.MORPH_CLOSE, k), (gw, gh))
-    stock = np.maximum(stock, grey).astype(np.float32)
-    darker = (stock - grey) / np.maximum(stock, 24.0)
-    score = np.clip(darker * 255, 0, 255).astype(np.uint8)
+    score, grey, stock, scale = _darker(frame_bgr, size)
     ink = (score > least).astype(np.uint8)
-    n, _, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
     sh, sw = ink.shape
     # an index is printed on card stock, among the brightest things in view; speckle on
     # a darker table is not looked at
@@ -110,6 +109,8 @@ def ink_blobs(
     # cut by the frame: not a whole glyph
     keep &= (x > 0) & (y > 0) & (x + bw < sw) & (y + bh < sh)
     keep &= area >= 0.15 * bw * bh  # else a thin frame line or a picture's hatching
+    if table is not None and table.shape == ink.shape:
+        keep &= ~_the_tables(grey, table, (x, y, bw, bh))
     cx, cy = cents[1:, 0], cents[1:, 1]
     if on_stock:
         at = stock[cy.astype(np.intp), cx.astype(np.intp)]
@@ -130,6 +131,53 @@ def ink_blobs(
         for i in np.flatnonzero(keep)
     ]
     return out, scale
+
+
+def _darker(
+    frame_bgr: np.ndarray, size: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """(how much darker than the stock round it each pixel is, of 255; the grey working
+    copy; the stock's brightness; its scale) for :func:`ink_blobs`."""
+    h, w = frame_bgr.shape[:2]
+    scale = min(1.0, size / max(h, w))
+    small = cv2.resize(
+        frame_bgr, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA
+    )
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    # the stock's brightness at half size (it is smooth, and the closing costs a quarter)
+    gh, gw = grey.shape
+    half = cv2.resize(grey, (gw // 2, gh // 2), interpolation=cv2.INTER_AREA)
+    k = cv2.getStructuringElement(cv2.MORPH_RECT, (GLYPH_MAX // 4 | 1, GLYPH_MAX // 4 | 1))
+    stock = cv2.resize(cv2.morphologyEx(half, cv2.MORPH_CLOSE, k), (gw, gh))
+    stock = np.maximum(stock, grey).astype(np.float32)
+    darker = (stock - grey) / np.maximum(stock, 24.0)
+    return np.clip(darker * 255, 0, 255).astype(np.uint8), grey, stock, scale
+
+
+def table_grey(empty_bgr: np.ndarray, size: int = SEARCH_SIZE) -> np.ndarray:
+    """The empty table as :func:`ink_blobs` sees a frame of the same camera (its grey
+    working copy at ``size``): its ``table``. Worked out once per calibration (the
+    detector keeps it)."""
+    return _darker(empty_bgr, size)[1]
+
+
+def _the_tables(grey: np.ndarray, table: np.ndarray, stats: tuple[np.ndarray, ...]) -> np.ndarray:
+    """Which blobs (their ``stats`` columns) lie where the frame (``grey``) shows what
+    the empty ``table`` showed: round each blob, its box grown by :data:`TABLE_MARGIN`
+    of its size, the two differ by under :data:`TABLE_SAME` grey levels on average, once
+    the empty table is brightened or dimmed as the whole frame is (a camera's exposure
+    drifts; the cards laid on it are too few to move the median)."""
+    x, y, bw, bh = stats
+    th, tw = grey.shape
+    grow = np.maximum(2, (TABLE_MARGIN * np.maximum(bw, bh)).astype(np.int64))
+    x0, y0 = np.maximum(x - grow, 0), np.maximum(y - grow, 0)
+    x1, y1 = np.minimum(x + bw + grow, tw), np.minimum(y + bh + grow, th)
+    sample = (slice(None, None, 4), slice(None, None, 4))
+    gain = float(np.median((grey[sample] + 1.0) / (table[sample] + 1.0)))
+    seen = cv2.convertScaleAbs(table, alpha=gain) if abs(gain - 1) > 0.01 else table
+    ii = cv2.integral(cv2.absdiff(grey, seen))
+    differ = ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
+    return differ < TABLE_SAME * (x1 - x0) * (y1 - y0)
 
 
 def _alike(a: InkBlob, b: InkBlob) -> bool:

@@ -36,13 +36,14 @@ from vision.index_pairs import (
     ink_blobs,
     outline,
     pairs_to_read,
+    table_grey,
 )
 from vision.locate import card_map
 from vision.model import GlyphModel
 from vision.pips import FirstPips
 from vision.reader import LONE_CORNER, CardRead, agreeing_corners
 from vision.render import suit_mask_shape
-from vision.synth import CardSpec, scene
+from vision.synth import CardSpec, card_face, place, scene, scene_and_empty
 
 
 def one_by_one(blobs: list[InkBlob]) -> list[tuple[InkBlob, InkBlob]]:
@@ -819,3 +820,76 @@ def test_an_index_pair_handed_over_is_read_as_the_search_reads_it() -> None:
     ]
     assert right and max(one.confidence for one, _ in right) >= CORNER_MIN
     assert all(other.card != "7D" for _, other in right)
+
+
+def _a_moment_later(frame: np.ndarray, seed: int) -> np.ndarray:
+    """The same view a moment later: fresh sensor noise and JPEG loss."""
+    rng = np.random.default_rng(seed)
+    noisy = np.clip(frame.astype(np.float32) + rng.normal(0, 4, frame.shape), 0, 255)
+    ok, buf = cv2.imencode(".jpg", noisy.astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 80])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+def test_a_calibrated_tables_own_grain_is_not_searched_for_indices() -> None:
+    """A grained dark cloth gives the index search a hundred and more ink blobs; with
+    the empty table captured (another frame of it, its own noise), those the empty table
+    shows too are the table's and are left out."""
+    _, table, _ = scene_and_empty([], seed=2)
+    frame, empty = _a_moment_later(table, 1), _a_moment_later(table, 2)
+    everything, _ = ink_blobs(frame, on_stock=False)
+    searched, _ = ink_blobs(frame, on_stock=False, table=table_grey(empty))
+    assert len(everything) > 100
+    assert len(searched) < len(everything) / 5
+
+
+def test_a_cards_index_over_a_dark_patch_of_the_table_is_still_searched() -> None:
+    """A card laid over a patch of the table that was dark when it was captured (a
+    marker, a stripe of the cloth): its index's ink lies where the empty table's did,
+    but the empty table's patch is no glyph, so the index is searched as uncalibrated."""
+    rng = np.random.default_rng(4)
+    empty = np.full((960, 1280, 3), 200, np.uint8)
+    empty[405:495, 525:590] = 20  # the patch, a little wider than the card's index
+    frame = empty.copy()
+    place(frame, card_face("KS"), (640, 560), 300.0, 0.0, rng, card="KS")
+    corner = (540, 400, 620, 500)  # the card's top-left index, over the patch
+
+    def on_the_index(blobs: list[InkBlob], scale: float) -> int:
+        x0, y0, x1, y1 = corner
+        return sum(x0 <= b.cx / scale <= x1 and y0 <= b.cy / scale <= y1 for b in blobs)
+
+    assert on_the_index(*ink_blobs(frame, on_stock=False)) >= 2  # its rank and its suit
+    searched = ink_blobs(frame, on_stock=False, table=table_grey(empty))
+    assert on_the_index(*searched) == on_the_index(*ink_blobs(frame, on_stock=False))
+
+
+def test_a_calibrated_empty_table_reads_few_index_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An empty grained table's frame (a hand moved over it) is searched for indices
+    several times over; calibrated, the table's own grain is not paired, so far fewer
+    card hypotheses are read, and no card is seen."""
+    _, table, _ = scene_and_empty([], seed=2)
+    frame, empty = _a_moment_later(table, 1), _a_moment_later(table, 2)
+    read: list[bytes] = []
+    afresh = CardDetector._read_pair_afresh
+
+    def reading(self: CardDetector, f: np.ndarray, m: np.ndarray) -> tuple:
+        read.append(m.tobytes())
+        return afresh(self, f, m)
+
+    monkeypatch.setattr(CardDetector, "_read_pair_afresh", reading)
+    CardDetector().detect(frame)
+    uncalibrated = len(read)
+    read.clear()
+    found = CardDetector(empty=empty).detect(frame)
+    assert not [d for d in found if d.card]
+    assert uncalibrated > 40
+    assert len(read) < uncalibrated / 4
+
+
+def test_a_calibrated_tables_grain_is_known_when_the_exposure_has_drifted() -> None:
+    """The camera's exposure drifts after calibration (the frame a quarter brighter than
+    the empty table): the table's grain is still the table's."""
+    _, table, _ = scene_and_empty([], seed=2)
+    frame = cv2.convertScaleAbs(_a_moment_later(table, 1), alpha=1.25)
+    everything, _ = ink_blobs(frame, on_stock=False)
+    searched, _ = ink_blobs(frame, on_stock=False, table=table_grey(_a_moment_later(table, 2)))
+    assert len(searched) < len(everything) / 5
