@@ -130,6 +130,11 @@ STRETCHES = (0.8, 1.25)
 STRETCH_DISCOUNT = 0.9
 #: The ranks (as read) of cards with pips beside the top-left index.
 SPOT_RANKS = "23456789T"
+#: The court cards, whose picture carries a sign of their suit beside the top-left
+#: index (the English pattern's, a pip's size), which may turn a black suit read from
+#: an index pair: at the set's shape the development scenes read one card more and one
+#: wrong fewer counted, at the photos' own two and two (twenty-sixth round).
+COURT_RANKS = "JQK"
 #: The first pips' vote (:func:`vision.pips.first_pips`) that turns a black suit read
 #: from an index pair to the other one; and the vote for its own suit that makes a read
 #: short of the tracker's 0.5, but from PIPS_LIFT_FROM, count. (Their black-suit head
@@ -775,23 +780,27 @@ class CardDetector:
         self, frame_bgr: np.ndarray, card: str, confidence: float, m: np.ndarray
     ) -> tuple[str, float]:
         """A one-corner read (``card`` at ``confidence``, its card hypothesis's map ``m``)
-        checked against the first pips beside its index (spot cards only; a dark deck's
+        checked against the first pips beside its index (spot cards; a dark deck's
         by :func:`_by_dark_pips`, a light card in shadow not at all). Where they are at
         least :data:`PIPS_OVERRULE` sure of the other
         black suit, it takes that suit (a webcam's soft club, which the index's few
         pixels give as a spade), never surer than it was nor than :data:`CORNER_MIN`.
         Where a read short of the tracker's 0.5 but from :data:`PIPS_LIFT_FROM` finds
-        them :data:`PIPS_AGREE` sure of its own suit, it counts, at :data:`CORNER_MIN`."""
+        them :data:`PIPS_AGREE` sure of its own suit, it counts, at :data:`CORNER_MIN`.
+        A black court card on light stock is checked the same way against the suit sign
+        its picture shows there (:data:`COURT_RANKS`), and only turned: a picture's
+        ornament is no pip to lift a weak read by."""
         rank, suit = card[0], card[1]
-        lift = PIPS_LIFT_FROM <= confidence < CORNER_MIN
-        if rank not in SPOT_RANKS:
+        court = rank in COURT_RANKS
+        lift = PIPS_LIFT_FROM <= confidence < CORNER_MIN and not court
+        if rank not in SPOT_RANKS and not (court and suit in BLACK_SUITS):
             return card, confidence
         x0, y0, x1, y1 = FIRST_PIPS_WINDOW
         window = warp_windows(frame_bgr, m, CARD_SIZE, [FIRST_PIPS_WINDOW], cv2.BORDER_REPLICATE)[
             y0:y1, x0:x1
         ]
         if percentile(cv2.cvtColor(window, cv2.COLOR_BGR2GRAY), 50) < DARK_GREY_STOCK:
-            if dark_stock([window]):
+            if dark_stock([window]) and not court:
                 return _by_dark_pips(first_pips_on_dark(window, self.reader.model), card, confidence)
             return card, confidence  # a light card in shadow: its ink is not told from it
         if not (suit in BLACK_SUITS or lift):

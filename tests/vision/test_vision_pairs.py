@@ -309,7 +309,12 @@ def _first_pip(frame: np.ndarray, suit: str, colour: tuple[int, int, int]) -> np
         ("5S", 0.6, "C", 235, [("5C", CORNER_MIN)]),  # the pips are clubs: a club, not surer
         ("5C", 0.6, "S", 235, [("5S", CORNER_MIN)]),  # and the other way round
         ("5S", 0.6, "S", 235, [("5S", 0.6)]),  # the pips agree: as read
-        ("QS", 0.6, "C", 235, [("QS", 0.6)]),  # a court card has no pips beside its index
+        ("QS", 0.6, "C", 235, [("QC", CORNER_MIN)]),  # a court's picture shows its suit there
+        ("KC", 0.7, "S", 235, [("KS", CORNER_MIN)]),  # the other way round, never surer
+        ("QS", 0.6, "S", 235, [("QS", 0.6)]),  # the picture's sign agrees: as read
+        ("QH", 0.6, "C", 235, [("QH", 0.6)]),  # a red court is told by colour alone
+        ("AS", 0.6, "C", 235, [("AS", 0.6)]),  # an ace has nothing beside its index
+        ("JS", 0.6, "C", 110, [("JS", 0.6)]),  # on dark stock not looked at
         ("5H", 0.6, "C", 235, [("5H", 0.6)]),  # colour tells a red suit; the pips check black
         ("5S", 0.6, "C", 110, [("5S", 0.6)]),  # stock as dark as a dark deck's: not looked at
         ("5S", 0.4, "S", 235, [("5S", CORNER_MIN)]),  # weak, the pips agree: counted
@@ -333,7 +338,9 @@ def test_the_first_pips_beside_an_index_check_its_suit(
     """A webcam's club of a few pixels reads as a spade in the index; the pips beside
     it, twice as tall, still show their lobes: a spot card read from its index pair
     takes their black suit where they are sure of it, counted but never surer, and a read
-    short of the tracker's 0.5 counts where they are sure of its own suit."""
+    short of the tracker's 0.5 counts where they are sure of its own suit. A black court
+    card's picture carries a sign of its suit there, which turns its black suit the same
+    way (but lifts no weak read: a picture's ornament may look like a pip)."""
     detector = CardDetector()
     monkeypatch.setattr(detector, "reader", _ReadsTheIndex(read, confidence))
     monkeypatch.setattr("vision.detector._corners_of", lambda frame, m: m)
