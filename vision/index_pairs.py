@@ -97,7 +97,7 @@ def ink_blobs(
     index stands out as well as a bright one's."""
     score, grey, stock, scale = _darker(frame_bgr, size)
     ink = (score > least).astype(np.uint8)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    n, _, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
     sh, sw = ink.shape
     # an index is printed on card stock, among the brightest things in view; speckle on
     # a darker table is not looked at
