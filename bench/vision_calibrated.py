@@ -1,6 +1,7 @@
 """The camera reader on calibrated tables: rendered four-card frames, each with the same
-table empty (what `courtpiece calibrate` captures, the reader's reference), three in
-four of them on light tables (beige wood, a white cloth, a pale laminate).
+table empty (what `courtpiece calibrate` captures, the reader's reference: captured a
+moment before, with its own sensor noise and JPEG loss), three in four of them on light
+tables (beige wood, a white cloth, a pale laminate).
 
     .venv/bin/python bench/vision_calibrated.py [--tables 60] [--seed 7]
 
@@ -9,7 +10,7 @@ it. Counts the cards read as the tracker counts them (0.5 or more) and the wrong
 it would count. Then each table empty, a moment after the capture (fresh sensor noise
 and JPEG loss: a frame the camera reads when a hand has moved over the table), read
 with and without the capture: the median milliseconds and the cards read there at any
-confidence (there are none). Ends with one summary line:
+confidence (none should count). Ends with one summary line:
 ``vision_calibrated tables=… cards=… right_pct=… wrong_counted=… median_ms=…
 uncalibrated_right_pct=… uncalibrated_wrong_counted=… uncalibrated_median_ms=…
 ratio_ms_to_uncalibrated=… empty_median_ms=… empty_uncalibrated_median_ms=…
@@ -37,6 +38,13 @@ from vision.synth import LIGHT_TABLES, CardSpec, scene_and_empty  # noqa: E402
 RANKS = "AKQJT98765432"
 
 
+def a_moment_later(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The same view a moment later: fresh sensor noise (sigma 4) and JPEG loss."""
+    noisy = np.clip(frame.astype(np.float32) + rng.normal(0, 4, frame.shape), 0, 255)
+    ok, buf = cv2.imencode(".jpg", noisy.astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 80])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
 def tables(n: int, seed: int) -> list[tuple[np.ndarray, np.ndarray, list[str]]]:
     """(frame, empty table, cards) for ``n`` tables of four cards round the middle."""
     rng = np.random.default_rng(seed)
@@ -55,15 +63,8 @@ def tables(n: int, seed: int) -> list[tuple[np.ndarray, np.ndarray, list[str]]]:
         ]
         colour = LIGHT_TABLES[i % 3] if i % 4 else None  # every fourth a darker cloth
         frame, empty, _ = scene_and_empty(specs, seed=200 + i, table_colour=colour)
-        out.append((frame, empty, cards))
+        out.append((frame, a_moment_later(empty, rng), cards))
     return out
-
-
-def a_moment_later(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The same view a moment later: fresh sensor noise (sigma 4) and JPEG loss."""
-    noisy = np.clip(frame.astype(np.float32) + rng.normal(0, 4, frame.shape), 0, 255)
-    ok, buf = cv2.imencode(".jpg", noisy.astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 80])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
 def main(argv: list[str] | None = None) -> int:
