@@ -33,16 +33,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision import CardDetector  # noqa: E402
-from vision.synth import LIGHT_TABLES, CardSpec, scene_and_empty  # noqa: E402
+from vision.synth import LIGHT_TABLES, CardSpec, a_moment_later, scene_and_empty  # noqa: E402
 
 RANKS = "AKQJT98765432"
-
-
-def a_moment_later(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The same view a moment later: fresh sensor noise (sigma 4) and JPEG loss."""
-    noisy = np.clip(frame.astype(np.float32) + rng.normal(0, 4, frame.shape), 0, 255)
-    ok, buf = cv2.imencode(".jpg", noisy.astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 80])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
 def tables(n: int, seed: int) -> list[tuple[np.ndarray, np.ndarray, list[str]]]:

@@ -23,7 +23,6 @@ import runpy
 import sys
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,14 +31,7 @@ sys.path.insert(0, str(ROOT))
 from vision import CardDetector  # noqa: E402
 from vision.detector import CORNER_MIN, Detection  # noqa: E402
 from vision.known import KnownReads  # noqa: E402
-
-
-def a_frame_later(frame: np.ndarray, seed: int) -> np.ndarray:
-    """The same photo a frame later: fresh sensor noise (sigma 3) and JPEG loss."""
-    rng = np.random.default_rng(seed)
-    noisy = np.clip(frame.astype(np.float32) + rng.normal(0, 3, frame.shape), 0, 255)
-    jpeg = cv2.imencode(".jpg", noisy.astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 90])[1]
-    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+from vision.synth import a_moment_later  # noqa: E402
 
 
 def counted(dets: list[Detection]) -> set[str]:
@@ -73,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         known: KnownReads = KnownReads()
         first = counted(detector.detect(frame, known=known))
-        later = a_frame_later(frame, i)
+        later = a_moment_later(frame, np.random.default_rng(i), noise=3.0, quality=90)
         kept = counted(detector.detect(later, known=known))
         afresh = counted(detector.detect(later))
         truth = set(labels[name])

@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 from vision import CardDetector  # noqa: E402
 from vision.known import KnownReads  # noqa: E402
 from vision.still import StillFrames  # noqa: E402
-from vision.synth import CardSpec, a_card_later, scene  # noqa: E402
+from vision.synth import CardSpec, a_card_later, a_moment_later, scene  # noqa: E402
 
 SPOTS = ((640, 760), (250, 480), (640, 200), (1030, 480))
 
@@ -53,16 +53,6 @@ def best_ms(fn, frame: np.ndarray, runs: int = 3) -> float:  # noqa: ANN001
         fn(frame)
         best = min(best, time.perf_counter() - t0)
     return best * 1000
-
-
-def a_frame_later(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The same table a frame later: fresh sensor noise (sigma 4) and JPEG loss."""
-    noisy = np.clip(frame.astype(np.float32) + rng.normal(0, 4, frame.shape), 0, 255).astype(
-        np.uint8
-    )
-    return cv2.imdecode(
-        cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, 80])[1], cv2.IMREAD_COLOR
-    )
 
 
 def drawn_cards(rng: np.random.Generator) -> tuple[list[CardSpec], list[str]]:
@@ -135,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         read_all += read == set(cards)
         times.append(best_ms(detector.detect, frame))
         base_times.append(best_ms(baseline.read_all, frame))
-        later = a_frame_later(frame, np.random.default_rng(1000 + i))  # not the scene draws
+        later = a_moment_later(frame, np.random.default_rng(1000 + i))  # not the scene draws
         still = StillFrames()
         still.unchanged(frame)
         t0 = time.perf_counter()

@@ -259,6 +259,18 @@ def scene_and_empty(
     return frame, camera(empty, rng, glare=glare), placed
 
 
+def a_moment_later(
+    frame: np.ndarray, rng: np.random.Generator, noise: float = 4.0, quality: int = 80
+) -> np.ndarray:
+    """The same view a moment later, as a camera gives it again: fresh sensor noise
+    (``noise``, sigma in grey levels) and JPEG loss (``quality``). What a still table
+    looks like from frame to frame, and what a calibration's capture of the empty table
+    is to a frame of play."""
+    noisy = np.clip(frame.astype(np.float32) + rng.normal(0, noise, frame.shape), 0, 255)
+    ok, buf = cv2.imencode(".jpg", noisy.astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
 def a_card_later(
     cards: list[CardSpec],
     seed: int = 0,

@@ -43,7 +43,7 @@ from vision.model import GlyphModel
 from vision.pips import FirstPips
 from vision.reader import LONE_CORNER, CardRead, agreeing_corners
 from vision.render import suit_mask_shape
-from vision.synth import CardSpec, card_face, place, scene, scene_and_empty
+from vision.synth import CardSpec, a_moment_later, card_face, place, scene, scene_and_empty
 
 
 def one_by_one(blobs: list[InkBlob]) -> list[tuple[InkBlob, InkBlob]]:
@@ -829,20 +829,12 @@ def test_an_index_pair_handed_over_is_read_as_the_search_reads_it() -> None:
     assert all(other.card != "7D" for _, other in right)
 
 
-def _a_moment_later(frame: np.ndarray, seed: int) -> np.ndarray:
-    """The same view a moment later: fresh sensor noise and JPEG loss."""
-    rng = np.random.default_rng(seed)
-    noisy = np.clip(frame.astype(np.float32) + rng.normal(0, 4, frame.shape), 0, 255)
-    ok, buf = cv2.imencode(".jpg", noisy.astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 80])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
-
-
 def test_a_calibrated_tables_own_grain_is_not_searched_for_indices() -> None:
     """A grained dark cloth gives the index search a hundred and more ink blobs; with
     the empty table captured (another frame of it, its own noise), those the empty table
     shows too are the table's and are left out."""
     _, table, _ = scene_and_empty([], seed=2)
-    frame, empty = _a_moment_later(table, 1), _a_moment_later(table, 2)
+    frame, empty = a_moment_later(table, np.random.default_rng(1)), a_moment_later(table, np.random.default_rng(2))
     everything, _ = ink_blobs(frame, on_stock=False)
     searched, _ = ink_blobs(frame, on_stock=False, table=table_grey(empty))
     assert len(everything) > 100
@@ -874,7 +866,7 @@ def test_a_calibrated_empty_table_reads_few_index_pairs(monkeypatch: pytest.Monk
     several times over; calibrated, the table's own grain is not paired, so far fewer
     card hypotheses are read, and no card is seen."""
     _, table, _ = scene_and_empty([], seed=2)
-    frame, empty = _a_moment_later(table, 1), _a_moment_later(table, 2)
+    frame, empty = a_moment_later(table, np.random.default_rng(1)), a_moment_later(table, np.random.default_rng(2))
     read: list[bytes] = []
     afresh = CardDetector._read_pair_afresh
 
@@ -896,7 +888,7 @@ def test_a_calibrated_tables_grain_is_known_when_the_exposure_has_drifted() -> N
     """The camera's exposure drifts after calibration (the frame a quarter brighter than
     the empty table): the table's grain is still the table's."""
     _, table, _ = scene_and_empty([], seed=2)
-    frame = cv2.convertScaleAbs(_a_moment_later(table, 1), alpha=1.25)
+    frame = cv2.convertScaleAbs(a_moment_later(table, np.random.default_rng(1)), alpha=1.25)
     everything, _ = ink_blobs(frame, on_stock=False)
-    searched, _ = ink_blobs(frame, on_stock=False, table=table_grey(_a_moment_later(table, 2)))
+    searched, _ = ink_blobs(frame, on_stock=False, table=table_grey(a_moment_later(table, np.random.default_rng(2))))
     assert len(searched) < len(everything) / 5
