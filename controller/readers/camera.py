@@ -25,12 +25,17 @@ from controller.readers.polling import PollingReader
 from controller.readers.sightings import ALL_ZONES, CardSeen, ReaderFault
 from vision.detector import CardDetector, Detection
 from vision.known import KnownReads
+from vision.moved import ViewCheck
 from vision.still import StillFrames
 from vision.tracker import Reading, TrackerConfig, ZoneEvent, ZoneTracker
 from vision.zones import ZoneMap
 
 Sighting = CardSeen | ReaderFault
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+#: Every this many frames polled (about once a second at 30 frames a second), the frame
+#: is compared with the empty table captured at calibration: a camera knocked since
+#: then puts cards on the wrong spots (:mod:`vision.moved`).
+VIEW_CHECK_EVERY = 30
 
 
 class FrameSource(Protocol):
@@ -163,6 +168,11 @@ class CameraReader(PollingReader):
         #: Reads kept from the last frame read: a card lying where it lay, unchanged, is
         #: not read again (most of a frame's cards during play).
         self.known: KnownReads = KnownReads()
+        #: The empty table's capture, to tell when the camera has moved since
+        #: calibration; whether that was reported; frames polled.
+        self._view: ViewCheck | None = None
+        self._moved = False
+        self._polls = 0
         self.frames_read = 0
         self.zones = zones
         self.tracker = ZoneTracker(tracker)
@@ -188,7 +198,10 @@ class CameraReader(PollingReader):
         empty table captured at calibration becomes the detector's reference."""
         self._zones = zones
         self._table_zones = zones.in_table()
-        self.detector.empty = zones.empty_table()
+        empty = zones.empty_table()
+        self.detector.empty = empty
+        self._view = ViewCheck(empty) if empty is not None else None
+        self._moved = False
         self.detector.plane = zones.plane
         self.still.forget()
         self.known.forget()
@@ -231,7 +244,29 @@ class CameraReader(PollingReader):
         if frame is None:
             self.finished = True
             return []
-        return list(self.process(frame))
+        out: list[Sighting] = list(self.process(frame))
+        self._polls += 1
+        if self._view is not None and self._polls % VIEW_CHECK_EVERY == 0:
+            out += self._check_view(frame)
+        return out
+
+    def _check_view(self, frame: np.ndarray) -> list[ReaderFault]:
+        """A fault, once, when the camera is found moved since calibration (two checks
+        in a row agreeing); once it is found back in place, a later move is reported
+        again."""
+        assert self._view is not None
+        if self._moved:
+            self._moved = not self._view.still(frame)
+            return []
+        shift = self._view.moved(frame)
+        if shift is None:
+            return []
+        self._moved = True
+        message = (
+            f"camera: the view has moved about {shift.px:.0f} px since the table was "
+            "calibrated, so cards may be placed on the wrong spot: calibrate again"
+        )
+        return [ReaderFault(source=self.source_name, message=message, at=self._clock())]
 
     def _pause(self) -> float:
         return self.poll_interval  # a camera has no port to lose
