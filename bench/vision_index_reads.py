@@ -31,6 +31,8 @@ import argparse
 import collections
 import json
 import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -63,9 +65,9 @@ def box_read(
     box: list[float],
     sx: float,
     sy: float,
-) -> tuple[str | None, float]:
-    """The surest (card, confidence) the pairs in ``box`` (the set's pixels, ``sx`` and
-    ``sy`` frame pixels to one) read as, or (None, 0.0)."""
+) -> tuple[str | None, float, tuple[InkBlob, InkBlob] | None]:
+    """The surest (card, confidence, (rank, suit) pair read) the pairs in ``box`` (the
+    set's pixels, ``sx`` and ``sy`` frame pixels to one) read as, or (None, 0.0, None)."""
     x0, y0, x1, y1 = box[0] * sx, box[1] * sy, box[2] * sx, box[3] * sy
     pad = PAD * max(x1 - x0, y1 - y0)
     inside = [
@@ -73,13 +75,65 @@ def box_read(
         for b in blobs
         if x0 - pad <= b.cx / scale <= x1 + pad and y0 - pad <= b.cy / scale <= y1 + pad
     ]
-    best: tuple[str | None, float] = (None, 0.0)
+    best: tuple[str | None, float, tuple[InkBlob, InkBlob] | None] = (None, 0.0, None)
     for a, b in index_pairs(inside)[:PAIRS]:
         for rank, suit in ((a, b), (b, a)):
             res = detector.read_index(frame, rank, suit, scale)
             if res.card is not None and res.confidence > best[1]:
-                best = (res.card, res.confidence)
+                best = (res.card, res.confidence, (rank, suit))
     return best
+
+
+@dataclass
+class BoxRead:
+    """One boxed index and what the search's pairs inside it read as."""
+
+    path: Path
+    series: str
+    frame: np.ndarray
+    want: str  # the box's card
+    card: str | None  # the surest read, or None
+    confidence: float
+    pair: tuple[InkBlob, InkBlob] | None  # the (rank, suit) blobs of that read
+    scale: float  # the blobs' working scale
+
+
+def boxed_reads(
+    detector: CardDetector,
+    root: Path,
+    part: str,
+    kinds: list[bool],
+    only: str = "",
+    unstretch: bool = False,
+) -> Iterator[BoxRead]:
+    """Each boxed index of the set's photos (``kinds``: False singles, True scenes) in
+    ``part``, read as :func:`box_read` reads it: at the search's size, then (where
+    nothing read) at half of it, as the detector looks again for a close-up's index,
+    too big for the first. The black-and-gold deck's light ink is looked for in the
+    frame's negative, as the detector does."""
+    all_boxes = json.loads((root / "index_boxes.json").read_text())
+    for scenes in kinds:
+        for path, _ in photos(root, part, scenes):
+            if only not in path.name:
+                continue
+            boxes = all_boxes.get(f"{path.parent.name}/{path.name}") or all_boxes.get(path.name)
+            frame = load_frame(path, unstretch)
+            if not boxes or frame is None:
+                continue
+            kind = series(path.name)
+            seek = cv2.bitwise_not(frame) if kind == "black" else frame
+            found = [
+                ink_blobs(seek, on_stock=False, size=size, least=INK_MIN)
+                for size in (SEARCH_SIZE, SEARCH_SIZE // 2)
+            ]
+            sx, sy = frame.shape[1] / BOX_SPACE, frame.shape[0] / BOX_SPACE
+            for box in boxes:
+                card, conf, pair, scale = None, 0.0, None, 1.0
+                for blobs, scale in found:
+                    card, conf, pair = box_read(detector, frame, blobs, scale, box["box"], sx, sy)
+                    if card is not None:
+                        break
+                yield BoxRead(path, kind, frame, card_code(box["card"]), card, conf, pair, scale)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -98,46 +152,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--confusions", action="store_true", help="print the commonest wrong reads")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
-    all_boxes = json.loads((args.root / "index_boxes.json").read_text())
     kinds = [False, True] if not (args.scenes or args.singles) else [args.scenes]
     detector = CardDetector()
     counts: collections.Counter[tuple[str, str]] = collections.Counter()
     ranks: collections.Counter[tuple[str, str]] = collections.Counter()
     suits: collections.Counter[tuple[str, str]] = collections.Counter()
-    for scenes in kinds:
-        for path, _ in photos(args.root, args.part, scenes):
-            if args.only not in path.name:
-                continue
-            boxes = all_boxes.get(f"{path.parent.name}/{path.name}") or all_boxes.get(path.name)
-            frame = load_frame(path, args.unstretch)
-            if not boxes or frame is None:
-                continue
-            kind = series(path.name)
-            seek = cv2.bitwise_not(frame) if kind == "black" else frame
-            # at the search's size, then (where nothing read) at half of it, as the
-            # detector looks again for a close-up's index, too big for the first
-            found = [
-                ink_blobs(seek, on_stock=False, size=size, least=INK_MIN)
-                for size in (SEARCH_SIZE, SEARCH_SIZE // 2)
-            ]
-            sx, sy = frame.shape[1] / BOX_SPACE, frame.shape[0] / BOX_SPACE
-            for box in boxes:
-                want = card_code(box["card"])
-                for blobs, scale in found:
-                    card, conf = box_read(detector, frame, blobs, scale, box["box"], sx, sy)
-                    if card is not None:
-                        break
-                sure = "counted" if conf >= COUNTED else "weak"
-                got = "none" if card is None else f"{'right' if card == want else 'wrong'}_{sure}"
-                counts[(kind, got)] += 1
-                if card is not None and card != want:
-                    if card[:-1] != want[:-1]:
-                        ranks[(want[:-1], card[:-1])] += 1
-                    elif card[-1] != want[-1]:
-                        suits[(want[-1], card[-1])] += 1
-                if want[-1] in "SC" and card is not None and card[:-1] == want[:-1]:
-                    counts[(kind, "black_suits")] += 1
-                    counts[(kind, "black_suit_right")] += card == want
+    for read in boxed_reads(detector, args.root, args.part, kinds, args.only, args.unstretch):
+        kind, want, card, conf = read.series, read.want, read.card, read.confidence
+        sure = "counted" if conf >= COUNTED else "weak"
+        got = "none" if card is None else f"{'right' if card == want else 'wrong'}_{sure}"
+        counts[(kind, got)] += 1
+        if card is not None and card != want:
+            if card[:-1] != want[:-1]:
+                ranks[(want[:-1], card[:-1])] += 1
+            elif card[-1] != want[-1]:
+                suits[(want[-1], card[-1])] += 1
+        if want[-1] in "SC" and card is not None and card[:-1] == want[:-1]:
+            counts[(kind, "black_suits")] += 1
+            counts[(kind, "black_suit_right")] += card == want
     if args.confusions:
         print("ranks read wrong (wanted, read):", ranks.most_common(12))
         print("suits read wrong at the right rank (wanted, read):", suits.most_common(6))

@@ -11,7 +11,7 @@ from statistics import median
 import cv2
 import numpy as np
 
-from vision.index import corner_windows
+from vision.index import IndexGlyphs, corner_windows, corners, find_index
 from vision.index_pairs import (
     INK_MIN,
     MAX_PAIRS,
@@ -74,6 +74,7 @@ from vision.reader import (
     agreeing_corners,
     colourless,
     dark_stock,
+    light_stock,
     read_as_glyphs,
     surer_corner,
 )
@@ -738,6 +739,17 @@ class CardDetector:
         finding."""
         self._colour = not colourless(frame_bgr)
         return self._read_pair(frame_bgr, card_from_pair(rank, suit, scale))[0]
+
+    def pair_glyphs(
+        self, frame_bgr: np.ndarray, rank: InkBlob, suit: InkBlob, scale: float
+    ) -> IndexGlyphs | None:
+        """The index glyphs :meth:`read_index` first reads for the same pair (its card
+        hypothesis as it stands, the stock made light), or None where that corner holds
+        no index. For a tool that cuts real glyphs out of labelled photos
+        (``bench/real_suits.py``): what the model is shown, not a picture of it."""
+        m = card_from_pair(rank, suit, scale)
+        card, _ = light_stock(_corners_of(frame_bgr, m), _far_corner_off(m, frame_bgr.shape))
+        return find_index(corners(card)[0])
 
     def _read_pair(self, frame_bgr: np.ndarray, m: np.ndarray) -> tuple[CardRead, np.ndarray]:
         """The read of an index pair's card hypothesis ``m``, and the map read. Where it
