@@ -110,15 +110,17 @@ def test_a_close_up_is_read_by_its_corner_before_any_index_alone(
     assert [d.card for d in CardDetector().detect(frame) if d.card] == [other]
 
 
-@pytest.mark.parametrize("card", ["KS", "5D", "3S"])
+@pytest.mark.parametrize(("card", "seed"), [("5D", 1), ("5D", 3), ("9D", 3)])
 def test_a_close_up_outlined_as_the_part_in_view_is_read_by_its_corner(
-    monkeypatch: pytest.MonkeyPatch, card: str
+    monkeypatch: pytest.MonkeyPatch, card: str, seed: int
 ) -> None:
     """Turned the other way, the part of the card in view is fitted as a card's outline
     (its corners where the frame cuts it) and read at that size, wrongly (as another
-    suit, another rank): an outline the frame cuts does not keep the close-up from
-    being searched for, and the close-up's read replaces it."""
-    frame = near(card, -12.0, seed=1)
+    rank, or beside another card): an outline the frame cuts does not keep the close-up
+    from being searched for, and the close-up's read replaces it. (A KS and a 3S were
+    read so as clubs until the black-suit head learned real soft suits; they now read
+    right either way, so they no longer show it.)"""
+    frame = near(card, -12.0, seed=seed)
     dets = [d for d in CardDetector().detect(frame) if d.card]
     assert [d.card for d in dets] == [card]
     monkeypatch.setattr("vision.detector.close_up_hypotheses", lambda mask, scale: [])
