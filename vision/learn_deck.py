@@ -8,7 +8,9 @@ table (``courtpiece camera capture``), or a flat scan of the card. The glyphs re
 its corners become reference examples that the detector blends in
 (``CardDetector(deck_glyphs=OUT)``; the referee's camera loads ``STATE/camera-deck.npz``,
 which ``courtpiece camera learn`` writes), which fixes a deck whose typeface the
-generic model finds unusual.
+generic model finds unusual. A spade's or a club's suit is also learned as its grey
+levels show it (the black-suit head's view): a table's webcam shows its soft clubs in
+its own way, and the head's vote is blended with the deck's own.
 
 The card in each picture is found the way the referee finds it (any of the detector's
 ways: its outline, the frame's negative for a dark deck, its index alone), and its
@@ -37,7 +39,7 @@ from vision import glyphs
 from vision.detector import CARD_SIZE, CardDetector, Detection
 from vision.imageio import read_image
 from vision.locate import rectify
-from vision.model import RANKS, SUITS, DeckGlyphs
+from vision.model import BLACK_SUITS, RANKS, SUITS, DeckGlyphs
 from vision.reader import SURE, colourless, light_stock
 
 _LABEL = re.compile(r"^(10|[AKQJT98765432])([SHDC])", re.IGNORECASE)
@@ -128,6 +130,7 @@ def learn_deck(
     detector = detector or CardDetector()
     report = report if report is not None else LearnReport()
     rank_x, rank_y, suit_x, suit_y, suit_ink = [], [], [], [], []
+    black_x, black_y = [], []
     for sample in samples:
         label, image = sample[0], sample[1]
         name = sample[2] if len(sample) > 2 else label
@@ -149,6 +152,10 @@ def learn_deck(
             suit_x.append(glyphs.normalise(g.suit))
             suit_y.append(SUITS.index(suit))
             suit_ink.append(g.ink_ab if colour else (np.nan, np.nan))
+            soft = glyphs.normalise_soft(g.suit_score) if g.suit_score is not None else None
+            if suit in BLACK_SUITS and soft is not None:
+                black_x.append(soft)
+                black_y.append(BLACK_SUITS.index(suit))
             learned += 1
         if learned:
             report.used += 1
@@ -163,6 +170,8 @@ def learn_deck(
         glyphs.features(np.stack(suit_x)),
         np.array(suit_y, np.int32),
         np.array(suit_ink, np.float32),
+        glyphs.features(np.stack(black_x)) if black_x else np.zeros((0, 0), np.float32),
+        np.array(black_y, np.int32),
     )
 
 

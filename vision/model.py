@@ -63,6 +63,11 @@ class DeckGlyphs:
     #: Each learned suit glyph's ink colour against its stock (Lab a*, b*): the colours
     #: the deck prints its suits in (empty in files learned before they were kept).
     suit_ink: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), np.float32))
+    #: The deck's spades and clubs as their grey levels show them under the table's own
+    #: camera (:func:`vision.glyphs.normalise_soft` features; classes :data:`BLACK_SUITS`):
+    #: the black-suit head's vote is blended with theirs (empty in files learned before).
+    black_x: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
+    black_y: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
 
     def save(self, path: str | Path | BinaryIO) -> None:
         np.savez_compressed(
@@ -72,13 +77,16 @@ class DeckGlyphs:
             suit_x=self.suit_x,
             suit_y=self.suit_y,
             suit_ink=self.suit_ink,
+            black_x=self.black_x,
+            black_y=self.black_y,
         )
 
     @classmethod
     def load(cls, path: str | Path) -> DeckGlyphs:
         d = np.load(path)
         ink = d["suit_ink"] if "suit_ink" in d.files else np.zeros((0, 2), np.float32)
-        return cls(d["rank_x"], d["rank_y"], d["suit_x"], d["suit_y"], ink)
+        black = (d["black_x"], d["black_y"]) if "black_y" in d.files else ()
+        return cls(d["rank_x"], d["rank_y"], d["suit_x"], d["suit_y"], ink, *black)
 
     def ink_of(self, suit: int) -> np.ndarray:
         """The learned ink colours (Lab a*, b* against the stock) of suit class ``suit``
@@ -98,7 +106,12 @@ class DeckGlyphs:
         """Raise ValueError unless these glyphs fit a model reading ``features`` features
         a glyph and its classes (a file from another version of the glyph framing would
         fail on every frame read, far from where it was loaded)."""
-        for x, y, classes in ((self.rank_x, self.rank_y, RANKS), (self.suit_x, self.suit_y, SUITS)):
+        heads = (
+            (self.rank_x, self.rank_y, RANKS),
+            (self.suit_x, self.suit_y, SUITS),
+            (self.black_x, self.black_y, BLACK_SUITS),
+        )
+        for x, y, classes in heads:
             if len(y) and (x.ndim != 2 or x.shape != (len(y), features)):
                 raise ValueError(
                     f"learned glyphs of shape {x.shape} do not fit this reader "
@@ -152,12 +165,20 @@ NEAR_D2 = 1.0
 DECK_VOTE = 0.7
 
 
-def blend(p_model: np.ndarray, x: np.ndarray, ref_x: np.ndarray, ref_y: np.ndarray) -> np.ndarray:
+def blend(
+    p_model: np.ndarray,
+    x: np.ndarray,
+    ref_x: np.ndarray,
+    ref_y: np.ndarray,
+    has_junk: bool = True,
+) -> np.ndarray:
     """Mix the deck's nearest glyphs into the model, only among the classes it has, and
     as far as the glyph is near one of them (:data:`NEAR_D2`).
 
     A partly learned deck (say only the court cards) must not push the other classes to
     zero, so the neighbour vote only redistributes the model's mass over the learned classes.
+    ``has_junk``: the model's last class is junk (the rank and suit heads; not the
+    black-suit head, whose two classes are spade and club).
     """
     learned = np.zeros(p_model.shape[1], bool)
     learned[np.unique(ref_y)] = True
@@ -169,7 +190,7 @@ def blend(p_model: np.ndarray, x: np.ndarray, ref_x: np.ndarray, ref_y: np.ndarr
     # generic model finds it (a German "B" is junk to it): that share of the junk class
     # goes to the learned ones too, so a closely matched glyph is not vetoed as junk.
     junk = p_model.shape[1] - 1
-    if not learned[junk]:
+    if has_junk and not learned[junk]:
         moved = out[:, junk] * np.exp(-nearest / SAME_GLYPH_D2)
         out[:, junk] -= moved
     else:
@@ -223,4 +244,15 @@ class GlyphModel:
         e = self.deck_glyphs
         if e is not None and len(e.suit_y):
             p = blend(p, x, e.suit_x, e.suit_y)
+        return p
+
+    def black_proba(self, x: np.ndarray) -> np.ndarray:
+        """Spade against club from grey-level features, with the deck's own soft black
+        suits blended in where it learned them (the table's camera shows them as no
+        training glyph does)."""
+        assert self.black is not None
+        p = self.black.proba(x)
+        e = self.deck_glyphs
+        if e is not None and len(e.black_y):
+            p = blend(p, x, e.black_x, e.black_y, has_junk=False)
         return p

@@ -461,7 +461,7 @@ class CardReader:
         if not rows:
             return ps
         soft_x = glyphs.features(np.stack([soft[i] for i in rows])) if batch is None else batch[1]
-        q = head.proba(soft_x)
+        q = self.model.black_proba(soft_x)  # with the deck's own soft suits, if learned
         ps = ps.copy()
         cols = [SUITS.index(name) for name in BLACK_SUITS]
         for i, qi in zip(rows, q, strict=True):
