@@ -152,10 +152,11 @@ def learn_deck(
             suit_x.append(glyphs.normalise(g.suit))
             suit_y.append(SUITS.index(suit))
             suit_ink.append(g.ink_ab if colour else (np.nan, np.nan))
-            soft = glyphs.normalise_soft(g.suit_score) if g.suit_score is not None else None
-            if suit in BLACK_SUITS and soft is not None:
-                black_x.append(soft)
-                black_y.append(BLACK_SUITS.index(suit))
+            if suit in BLACK_SUITS and g.suit_score is not None:
+                soft = glyphs.normalise_soft(g.suit_score)
+                if soft is not None:
+                    black_x.append(soft)
+                    black_y.append(BLACK_SUITS.index(suit))
             learned += 1
         if learned:
             report.used += 1
