@@ -389,7 +389,26 @@ def _is_frame(q: np.ndarray, shape: tuple[int, ...], cfg: LocateConfig) -> bool:
     return bool(near.all())
 
 
-def _fit_quad(contour: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
+#: The least length to width an outline started one corner on must have to be taken
+#: (:func:`_fit_slanted`): two cards lying across each other outline a near square.
+SLANTED_ASPECT = 1.1
+
+
+def _fit_quad(contour: np.ndarray, cfg: LocateConfig, slant: bool = True) -> np.ndarray | None:
+    """The card outline fitted to ``contour``, or None if it is no card's shape.
+    ``slant``: also an outline that is a card's shape only started one corner on (see
+    :func:`_fit_slanted`)."""
+    q, slanted = _fit_slanted(contour, cfg)
+    return None if slanted and not slant else q
+
+
+def _fit_slanted(contour: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray | None, bool]:
+    """(:func:`_fit_quad`'s outline, whether it was started one corner on). A card seen
+    at a slant can have the short side at the corner the outline starts at longer than
+    the long side beside it (foreshortened less), while the opposite pair says the other
+    way round; taken together the opposite sides say which pair is short. The parts a
+    blob is cut into are not taken so (half a court card cut along its picture's frame
+    is such a shape), nor a blob another outline was found in."""
     hull = cv2.convexHull(contour)
     area = cv2.contourArea(contour)
     peri = cv2.arcLength(hull, True)
@@ -406,14 +425,19 @@ def _fit_quad(contour: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
         quad = cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float32)
     q_area = cv2.contourArea(quad)
     if q_area <= 0 or area / q_area < cfg.min_solidity:
-        return None
+        return None, False
     q = order_quad(_refine(quad, contour.reshape(-1, 2).astype(np.float32)))
     sides = side_lengths(q)
     short = (sides[0] + sides[2]) / 2
     long = (sides[1] + sides[3]) / 2
-    if short <= 0 or not cfg.min_aspect <= long / short <= cfg.max_aspect:
-        return None
-    return q
+    slanted = bool(long < short)
+    if slanted:
+        q = turned(q)
+        short, long = long, short
+    least = max(cfg.min_aspect, SLANTED_ASPECT) if slanted else cfg.min_aspect
+    if short <= 0 or not least <= long / short <= cfg.max_aspect:
+        return None, False
+    return q, slanted
 
 
 def _refine(quad: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -486,7 +510,7 @@ def _split(
         return []
     out = []
     for part in sized:
-        q = _fit_quad(part, cfg)
+        q = _fit_quad(part, cfg, slant=False)
         if q is not None and not _is_frame(q + [x, y], mask.shape, cfg):
             out.append(_grow(q, 1.5) + np.array([x, y], np.float32))
     return out
@@ -586,18 +610,21 @@ def _outline_blob(
     """The card outlines of one blob of a mask (see :func:`_quads_in_mask`)."""
     sh, sw = mask.shape
     lo, hi = cfg.min_area_frac * sh * sw, cfg.max_area_frac * sh * sw
-    whole = _fit_quad(c, cfg) if cv2.contourArea(c) <= hi else None
+    whole, slanted = _fit_slanted(c, cfg) if cv2.contourArea(c) <= hi else (None, False)
     if whole is not None and _is_frame(whole, mask.shape, cfg):
         whole = None
-    if not split:
-        return [] if whole is None else [whole]
-    if not gray_cache:
-        gray_cache.append(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
-    # Two cards side by side can make a card-shaped blob too, so every blob is also
-    # cut along image edges; if that yields several cards, they win.
-    parts = _split(c, mask, gray_cache[0], cfg, lo, hi, 1 if whole is None else 2)
-    if len(parts) >= 2 or (whole is None and parts):
-        return parts
+    # a card seen at a slant is taken only where nothing else outlines its blob (two
+    # cards lying across each other make such shapes too, and are better cut apart)
+    at_slant, whole = (whole, None) if slanted else (None, whole)
+    if split:
+        if not gray_cache:
+            gray_cache.append(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
+        # Two cards side by side can make a card-shaped blob too, so every blob is also
+        # cut along image edges; if that yields several cards, they win.
+        parts = _split(c, mask, gray_cache[0], cfg, lo, hi, 1 if whole is None else 2)
+        if len(parts) >= 2 or (whole is None and parts):
+            return parts
+    whole = whole if whole is not None else at_slant
     return [] if whole is None else [whole]
 
 

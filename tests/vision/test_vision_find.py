@@ -10,7 +10,7 @@ import pytest
 from vision import CardDetector
 from vision.detector import FAINT_HALF_LEAST, FAINT_INK, Detection
 from vision.index_pairs import INK_MIN
-from vision.locate import dark_quads, rectify, turned
+from vision.locate import LocateConfig, _fit_quad, dark_quads, rectify, turned
 from vision.overlap import _square_chamfers
 from vision.reader import CardReader
 from vision.synth import (
@@ -71,6 +71,59 @@ def test_a_squashed_outline_is_tried_the_other_way_round(detector: CardDetector)
     squashed = img[::2, :].copy()  # half height: the card's outline is now wider than tall
     dets = [d for d in detector.detect(squashed) if d.card]
     assert [d.card for d in dets] == ["8S"]
+
+
+#: A card's corners (top-left, top-right, bottom-right, bottom-left) as a phone held low
+#: over a table saw one: turned about 40 degrees and foreshortened along a diagonal, so
+#: its top side is shorter than its left side but its bottom side longer than its right.
+SLANTED = np.array([[204, 291], [378, 81], [478, 412], [234, 690]], np.float32)
+
+
+def slanted_card(card: str) -> np.ndarray:
+    rng = np.random.default_rng(4)
+    img = table(rng, colour=(70, 80, 95))
+    face = card_face(card).astype(np.float32)
+    fh, fw = face.shape[:2]
+    src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+    m = cv2.getPerspectiveTransform(src, SLANTED)
+    h, w = img.shape[:2]
+    a = warp_perspective(rounded_alpha(fw, fh), m, (w, h)).astype(np.float32) / 255
+    out = img * (1 - a[:, :, None]) + warp_perspective(face, m, (w, h)) * a[:, :, None]
+    return camera(np.clip(out, 0, 255).astype(np.uint8), rng, glare=False)
+
+
+@pytest.mark.parametrize("card", ["2S", "9D"])
+def test_a_card_foreshortened_along_a_diagonal_is_outlined(
+    detector: CardDetector, card: str
+) -> None:
+    # the corner the outline starts at has its short side beside a longer long side,
+    # the opposite corner the other way round: the two pairs of opposite sides taken
+    # together say which is short (taken from the first corner alone, the outline came
+    # out wider than long and was dropped as no card's shape)
+    img = slanted_card(card)
+    sides = np.linalg.norm(SLANTED - np.roll(SLANTED, -1, axis=0), axis=1)
+    assert sides[0] < sides[3] and sides[2] > sides[1]
+    assert sides[0] + sides[2] < sides[1] + sides[3]
+    dets = [d for d in detector.detect(img) if d.card]
+    assert [d.card for d in dets] == [card]
+    assert dets[0].confidence >= 0.9
+    assert np.abs(np.sort(dets[0].quad, axis=0) - np.sort(SLANTED, axis=0)).max() < 12
+
+
+def test_the_parts_a_blob_is_cut_into_are_not_turned() -> None:
+    # a shape whose first corner's sides say one pair is short and the two pairs of
+    # opposite sides the other (half a court card cut along its picture's frame, seen
+    # in perspective, is one): as a blob's part it stays no card's shape; as a whole
+    # blob it is a card seen at a slant, started one corner on
+    mask = np.zeros((700, 700), np.uint8)
+    half = np.array([[100, 300], [350, 300], [420, 555], [40, 555]], np.int32)
+    cv2.fillPoly(mask, [half], 255)
+    contour = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0][0]
+    assert _fit_quad(contour, LocateConfig(), slant=False) is None
+    whole = _fit_quad(contour, LocateConfig())
+    assert whole is not None
+    sides = np.linalg.norm(whole - np.roll(whole, -1, axis=0), axis=1)
+    assert sides[0] + sides[2] < sides[1] + sides[3]
 
 
 def test_turned_rectifies_a_quarter_turn() -> None:
@@ -561,13 +614,13 @@ def test_a_blob_outlined_whole_is_cut_only_for_cards_side_by_side(
     import vision.locate as locate_module
 
     fits = [0]
-    real_fit = locate_module._fit_quad
+    real_fit = locate_module._fit_slanted  # every fit, a part's too, goes through it
 
     def counted(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         fits[0] += 1
         return real_fit(*args, **kwargs)
 
-    monkeypatch.setattr(locate_module, "_fit_quad", counted)
+    monkeypatch.setattr(locate_module, "_fit_slanted", counted)
     cfg = locate_module.LocateConfig()
     # one card: its blob is outlined whole, and its one piece is not fitted again
     small = np.full((480, 640, 3), 60, np.uint8)
