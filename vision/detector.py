@@ -11,6 +11,7 @@ from statistics import median
 import cv2
 import numpy as np
 
+from vision import components
 from vision.index import IndexGlyphs, corner_windows, corners, find_index
 from vision.index_pairs import (
     INK_MIN,
@@ -1447,7 +1448,7 @@ def _piece_outside(mask: np.ndarray, read: list[Detection], share: float) -> boo
     the cards ``read`` (grown a little), a piece of at least ``share`` of a card."""
     grown = _filled(mask.shape, [_grown(d.quad, 0.15).reshape(-1, 2) for d in read])
     outside = ((mask > 0) & (grown == 0)).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(outside, connectivity=8)
+    n, _, stats, _ = components.with_stats(outside)
     card = median([cv2.contourArea(d.quad) for d in read]) / COARSE**2
     return n > 1 and int(stats[1:, cv2.CC_STAT_AREA].max()) >= share * card
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision import components
 from vision.levels import percentile
 
 #: Part of the card searched for the index, as fractions of width and height. Generous,
@@ -187,7 +188,7 @@ def _blobs(ink: np.ndarray) -> tuple[list[Blob], np.ndarray]:
     ink = ink.copy()
     ink[:, :band] = 0
     ink[:band, :] = 0
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    n, labels, stats, _ = components.with_stats(ink)
     card_w, card_h = w / CORNER_W, h / CORNER_H
     # table showing through a round corner: a small patch in the innermost corner (an
     # index printed tight to the corner also covers it, but reaches much further)

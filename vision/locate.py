@@ -37,6 +37,7 @@ from functools import partial
 import cv2
 import numpy as np
 
+from vision import components
 from vision.levels import percentile
 from vision.warp import warp_perspective
 
@@ -136,7 +137,7 @@ def edge_regions(small_bgr: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
     ball = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     free = cv2.morphologyEx(cv2.bitwise_not(edges), cv2.MORPH_OPEN, ball)
     least = max(8, int(0.04 * max(h, w)))  # shorter than the smallest card: grain, pips
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(free, connectivity=8)
+    n, labels, stats, _ = components.with_stats(free)
     pieces = []
     for i, (x, y, cw, ch, _) in enumerate(stats[1:n].tolist(), start=1):
         if min(cw, ch) < least:
