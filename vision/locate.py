@@ -342,17 +342,19 @@ def paper_masks(small_bgr: np.ndarray) -> list[np.ndarray]:
     paler wood or cloth.
     """
     hsv = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2HSV)
-    s, v = (cv2.extractChannel(hsv, k) for k in (1, 2))
+    _, s, v = cv2.split(hsv)  # (one pass: two channel extractions cost three times more)
     score = cv2.subtract(v, s)  # saturating: value less saturation, or 0
-    t, _ = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    # the masks from OpenCV's threshold (Otsu's own where it stands): score > t, as 0/255
+    t, first = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # Otsu splits table from paper when both are present; never accept dim grey as paper
-    t = max(t, 90)
-    out = [(score > t).astype(np.uint8) * 255]
+    if t < 90:
+        t, first = cv2.threshold(score, 90, 255, cv2.THRESH_BINARY)
+    out = [first]
     bright = score[score > t]
     if bright.size > 100:
         t2, _ = cv2.threshold(bright.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
         if t2 > t + 8:
-            out.append((score > t2).astype(np.uint8) * 255)
+            out.append(cv2.threshold(score, t2, 255, cv2.THRESH_BINARY)[1])
     return out
 
 
