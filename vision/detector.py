@@ -337,7 +337,7 @@ class CardDetector:
         return self._sample[1]
 
     def _detect(self, frame_bgr: np.ndarray) -> list[Detection]:
-        self._colour = not colourless(frame_bgr)
+        self._colour = not colourless(frame_bgr, self._sampled(frame_bgr))
         self._reads = {}
         self._pair_reads = {}
         self._groups = {}
@@ -1474,7 +1474,8 @@ def _bare_stock(
     inside = _filled(score.shape, [d.quad for d in read])
     if not inside.any():
         return False
-    stock = float(np.median(score[inside > 0]))
+    # (the median: counted, not sorted, vision.levels; np.median's value for 8-bit levels)
+    stock = percentile(score[inside > 0], 50)
     bare = score >= STOCK_SHARE * stock
     if empty is not None and empty.shape == frame_bgr.shape:
         changed = difference_mask(small, empty[::COARSE, ::COARSE])

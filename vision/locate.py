@@ -379,10 +379,11 @@ def table_mask(small_bgr: np.ndarray) -> np.ndarray:
     # saturating adds give what a float transform of the three rounds and saturates to,
     # at a fraction of its cost)
     excess = cv2.subtract(small_bgr, bg)
-    b, g, r = (cv2.extractChannel(excess, k) for k in range(3))
+    b, g, r = cv2.split(excess)
     score = cv2.add(cv2.add(b, g), r)
-    t, _ = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    return (score > max(t, 25)).astype(np.uint8) * 255
+    # score > max(t, 25) as 0/255: Otsu's own mask, unless the floor raises its threshold
+    t, mask = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return mask if t >= 25 else cv2.threshold(score, 25, 255, cv2.THRESH_BINARY)[1]
 
 
 def _is_frame(q: np.ndarray, shape: tuple[int, ...], cfg: LocateConfig) -> bool:
