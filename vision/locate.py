@@ -482,7 +482,9 @@ def _split(
     cv2.drawContours(blob, [c - [x, y]], -1, 255, -1)
     blob &= mask[y : y + h, x : x + w]
     edges = cv2.Canny(gray[y : y + h, x : x + w], 40, 120)
-    blob[cv2.dilate(edges, np.ones((2, 2), np.uint8)) > 0] = 0
+    # cleared along the edges: the dilated edges are 0 or 255, so a saturating subtract
+    # of them clears just those pixels (as a masked assignment would, without its mask)
+    blob = cv2.subtract(blob, cv2.dilate(edges, np.ones((2, 2), np.uint8)))
     blob = cv2.morphologyEx(blob, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     parts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     sized = [part for part in parts if lo <= cv2.contourArea(part) <= hi]
