@@ -11,6 +11,7 @@ from statistics import median
 import cv2
 import numpy as np
 
+from vision import components
 from vision.index import IndexGlyphs, corner_windows, corners, find_index
 from vision.index_pairs import (
     INK_MIN,
@@ -264,6 +265,9 @@ class CardDetector:
         self._sources: Sources | None = None
         #: The camera's reads kept from its last frame, while a frame is read.
         self._known: KnownReads[_GroupRead] | None = None
+        #: The frame being read and its copy sampled every :data:`COARSE` pixels
+        #: (:func:`sampled`), made once a frame for its stock tests.
+        self._sample: tuple[np.ndarray, np.ndarray] | None = None
 
     def _candidates(
         self,
@@ -325,8 +329,15 @@ class CardDetector:
                 known.finish()
             self._known = None
 
+    def _sampled(self, frame_bgr: np.ndarray) -> np.ndarray:
+        """``frame_bgr`` sampled every :data:`COARSE` pixels (:func:`sampled`), made once
+        for the frame being read."""
+        if self._sample is None or self._sample[0] is not frame_bgr:
+            self._sample = (frame_bgr, sampled(frame_bgr))
+        return self._sample[1]
+
     def _detect(self, frame_bgr: np.ndarray) -> list[Detection]:
-        self._colour = not colourless(frame_bgr)
+        self._colour = not colourless(frame_bgr, self._sampled(frame_bgr))
         self._reads = {}
         self._pair_reads = {}
         self._groups = {}
@@ -352,6 +363,7 @@ class CardDetector:
             self._groups = None
             self._sources = None
             self._bare = None
+            self._sample = None
 
     def _detect_from(
         self, frame_bgr: np.ndarray, edges: bool, first_only: bool = False
@@ -402,7 +414,7 @@ class CardDetector:
                 out.append(det)
         if not edges and not _plain(frame_bgr, out, self.empty, self._bare_stock):
             return None
-        if first_only and _bright_elsewhere(frame_bgr, out):
+        if first_only and _bright_elsewhere(frame_bgr, out, self._sampled(frame_bgr)):
             return None
         # still unread: maybe its short side was picked wrong (an oblique view, a nearly
         # square outline), so each outline is tried turned 90° before giving up
@@ -483,7 +495,7 @@ class CardDetector:
         elif (
             any(d.confidence < CORNER_MIN or _misshapen(d.quad) for d in out if d.card)
             or any(id(d) in self._one_corner for d in out)
-            or _pale_gaps(frame_bgr, outlined)
+            or _pale_gaps(frame_bgr, outlined, self._sampled(frame_bgr))
             or self._bare_stock(frame_bgr, out, self.empty)
         ):
             # the same where the unread outline was dropped as the table's, or a card read
@@ -1061,7 +1073,7 @@ class CardDetector:
         corner (:mod:`vision.overlap`; a corner sized by its sides the frame does not cut,
         a rounded corner squared)."""
         short = card_short_side([d.quad for d in found if d.card])
-        gray = cv2.cvtColor(frame_bgr[::8, ::8], cv2.COLOR_BGR2GRAY)
+        gray = cv2.cvtColor(self._sampled(frame_bgr), cv2.COLOR_BGR2GRAY)  # every 8th pixel
         paper = percentile(gray, 60)
 
         def light(q: np.ndarray) -> bool:
@@ -1110,7 +1122,7 @@ class CardDetector:
         if self._bare is None:
             return _bare_stock(frame_bgr, found, empty)
         if key not in self._bare:
-            self._bare[key] = _bare_stock(frame_bgr, found, empty)
+            self._bare[key] = _bare_stock(frame_bgr, found, empty, self._sampled(frame_bgr))
         return self._bare[key]
 
     def _read_outline(self, frame_bgr: np.ndarray, q: np.ndarray) -> CardRead:
@@ -1387,20 +1399,43 @@ def _filled(shape: tuple[int, ...], quads: list[np.ndarray]) -> np.ndarray:
     return mask
 
 
+def sampled(frame_bgr: np.ndarray) -> np.ndarray:
+    """``frame_bgr[::COARSE, ::COARSE]`` as a contiguous copy, copied a channel at a time.
+    (The same pixels: numpy copies a colour view that steps over pixels three bytes at a
+    time, several times slower, and OpenCV copies such a view before every conversion; a
+    frame's stock tests convert it three or four times.)"""
+    view = frame_bgr[::COARSE, ::COARSE]
+    if view.ndim == 2:
+        return np.ascontiguousarray(view)
+    out = np.empty(view.shape, view.dtype)
+    for k in range(view.shape[2]):
+        out[..., k] = view[..., k]
+    return out
+
+
+def _coarse(frame_bgr: np.ndarray, coarse: np.ndarray | None) -> np.ndarray:
+    """The frame sampled every :data:`COARSE` pixels: ``coarse`` if given (the caller's
+    copy of it, :func:`sampled`), else the view."""
+    return coarse if coarse is not None else frame_bgr[::COARSE, ::COARSE]
+
+
 #: An unread outline whose inside is at least this share of the read cards' brightness
 #: may hold cards (stock); a darker one is table.
 PALE_SHARE = 0.8
 
 
-def _pale_gaps(frame_bgr: np.ndarray, found: list[Detection]) -> bool:
+def _pale_gaps(
+    frame_bgr: np.ndarray, found: list[Detection], coarse: np.ndarray | None = None
+) -> bool:
     """Whether an outline that read as nothing is about as bright inside (its median) as
     the cards read: pale like stock, so cards may lie there (a rendered table's grain outlined
-    beside four cards read is darker, and needs no search)."""
+    beside four cards read is darker, and needs no search). ``coarse``: the frame sampled
+    as :func:`sampled` samples it, if the caller has it."""
     unread = [d for d in found if d.card is None]
     read = [d for d in found if d.card]
     if not unread or not read:
         return bool(unread)
-    grey = cv2.cvtColor(frame_bgr[::COARSE, ::COARSE], cv2.COLOR_BGR2GRAY)
+    grey = cv2.cvtColor(_coarse(frame_bgr, coarse), cv2.COLOR_BGR2GRAY)
 
     def inside(d: Detection) -> float:
         inner = grey[_filled(grey.shape, [d.quad]) > 0]
@@ -1419,25 +1454,31 @@ STOCK_SHARE = 0.8
 
 
 def _bare_stock(
-    frame_bgr: np.ndarray, found: list[Detection], empty: np.ndarray | None = None
+    frame_bgr: np.ndarray,
+    found: list[Detection],
+    empty: np.ndarray | None = None,
+    coarse: np.ndarray | None = None,
 ) -> bool:
     """Whether there is card stock outside the cards read (grown a little): pixels as
     white as the inside of the cards read (value less saturation, the paper mask's
     score), making up at least :data:`BARE_SHARE` of a card in one piece. ``empty``, the
     empty table captured at calibration (the frame's size): only what differs from it
-    counts, so a white cloth is not taken for cards the outlines missed."""
+    counts, so a white cloth is not taken for cards the outlines missed. ``coarse``: as
+    for :func:`_pale_gaps`."""
     read = [d for d in found if d.card]
     if not read:
         return False
-    hsv = cv2.cvtColor(frame_bgr[::COARSE, ::COARSE], cv2.COLOR_BGR2HSV)
+    small = _coarse(frame_bgr, coarse)
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     score = cv2.subtract(hsv[..., 2], hsv[..., 1])
     inside = _filled(score.shape, [d.quad for d in read])
     if not inside.any():
         return False
-    stock = float(np.median(score[inside > 0]))
+    # (the median: counted, not sorted, vision.levels; np.median's value for 8-bit levels)
+    stock = percentile(score[inside > 0], 50)
     bare = score >= STOCK_SHARE * stock
     if empty is not None and empty.shape == frame_bgr.shape:
-        changed = difference_mask(frame_bgr[::COARSE, ::COARSE], empty[::COARSE, ::COARSE])
+        changed = difference_mask(small, empty[::COARSE, ::COARSE])
         bare &= changed > 0
     return _piece_outside(bare, read, BARE_SHARE)
 
@@ -1447,7 +1488,7 @@ def _piece_outside(mask: np.ndarray, read: list[Detection], share: float) -> boo
     the cards ``read`` (grown a little), a piece of at least ``share`` of a card."""
     grown = _filled(mask.shape, [_grown(d.quad, 0.15).reshape(-1, 2) for d in read])
     outside = ((mask > 0) & (grown == 0)).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(outside, connectivity=8)
+    n, _, stats, _ = components.with_stats(outside)
     card = median([cv2.contourArea(d.quad) for d in read]) / COARSE**2
     return n > 1 and int(stats[1:, cv2.CC_STAT_AREA].max()) >= share * card
 
@@ -1459,15 +1500,18 @@ def _piece_outside(mask: np.ndarray, read: list[Detection], share: float) -> boo
 BRIGHT_SHARE = 0.2
 
 
-def _bright_elsewhere(frame_bgr: np.ndarray, found: list[Detection]) -> bool:
+def _bright_elsewhere(
+    frame_bgr: np.ndarray, found: list[Detection], coarse: np.ndarray | None = None
+) -> bool:
     """Whether something brighter than the table around it (:func:`table_mask`, on the
     frame sampled every :data:`COARSE` pixels) lies outside the cards read (grown a
     little), in a piece of at least :data:`BRIGHT_SHARE` of a card: maybe a card the
-    first paper mask missed, which the table mask outlines."""
+    first paper mask missed, which the table mask outlines. ``coarse``: as for
+    :func:`_pale_gaps`."""
     read = [d for d in found if d.card]
     if not read:
         return True
-    return _piece_outside(table_mask(frame_bgr[::COARSE, ::COARSE]), read, BRIGHT_SHARE)
+    return _piece_outside(table_mask(_coarse(frame_bgr, coarse)), read, BRIGHT_SHARE)
 
 
 def _by_dark_pips(pips: FirstPips | None, card: str, confidence: float) -> tuple[str, float]:

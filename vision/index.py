@@ -8,11 +8,13 @@ top-most blob (or pair, for ``10``) is the rank, the next one below it is the su
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
+from vision import components
 from vision.levels import percentile
 
 #: Part of the card searched for the index, as fractions of width and height. Generous,
@@ -95,33 +97,55 @@ def ink_score(corner_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarra
     shadow across the card all shift the reference along with the ink.
     """
     lab8 = cv2.cvtColor(corner_bgr, cv2.COLOR_BGR2LAB)
-    chans = cv2.split(lab8)
-    bright = (chans[0] >= percentile(chans[0], 70)).astype(np.uint8)
+    lum, a, b = cv2.split(lab8)
+    # the 70th percentile's mask: L* >= p is L* > ceil(p) - 1 for 8-bit levels, which
+    # OpenCV's threshold gives (it compares 8-bit levels with a whole threshold)
+    level = percentile(lum, 70)
+    _, bright = cv2.threshold(lum, math.ceil(level) - 1, 1, cv2.THRESH_BINARY)
     paper = _paper_level(lab8, bright)
-    lum = chans[0].astype(np.float32)
-    da = chans[1].astype(np.float32) - paper[1]
-    db = chans[2].astype(np.float32) - paper[2]
-    chroma = np.sqrt(da * da + db * db)
-    score = (paper[0] - lum) + 1.5 * chroma
+    # (paper L* - L*) + 1.5 * sqrt(da * da + db * db), each term looked up per 8-bit level
+    # from a table worked out with the very float32 operations it stands for: the same
+    # value for every pixel, a pass over the corner fewer for each
+    score = cv2.LUT(a, _squared_from(paper[1]))
+    score += cv2.LUT(b, _squared_from(paper[2]))
+    np.sqrt(score, out=score)
+    score *= 1.5
+    score += cv2.LUT(lum, paper[0] - _LEVELS)
     if DIM_PAPER[0] <= paper[0] < DIM_PAPER[1]:
         score *= DIM_PAPER[1] / float(paper[0])
     np.clip(score, 0, 255, out=score)
     score = score.astype(np.uint8)
-    t, _ = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    t = max(t, INK_FLOOR)
-    ink = (score > t).astype(np.uint8)
+    # Otsu's mask is the ink mask where the floor does not raise its threshold
+    t, ink = cv2.threshold(score, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    if t < INK_FLOOR:
+        t = INK_FLOOR
+        ink = (score > t).astype(np.uint8)
     return ink, lab8, score, float(t)
+
+
+#: The 8-bit levels as float32, for the tables :func:`ink_score` looks levels up in.
+_LEVELS = np.arange(256, dtype=np.float32).reshape(256, 1)
+
+
+def _squared_from(level: np.float32) -> np.ndarray:
+    """(v - level) ** 2 in float32 for every 8-bit level v, as ``ink_score`` squares a
+    pixel's difference from the paper's a* or b*."""
+    d = _LEVELS - level
+    d *= d
+    return d
 
 
 def _paper_level(lab8: np.ndarray, bright: np.ndarray) -> np.ndarray:
     """The mean Lab colour of the bright pixels, as float32 (numpy's mean of the float32
     pixels, to the last bit: the sums of 8-bit levels are exact in float32 up to 2**24,
     so summing them exactly and dividing once in float32 is what numpy's float32 mean
-    gives, without building the float32 image)."""
+    gives, without building the float32 image). The sums come from OpenCV's masked mean:
+    below 2**24 it carries a sum to far within one half, so rounding recovers it exactly
+    (as :func:`_lab_means` does), without a masked copy of the corner to sum."""
     n = cv2.countNonZero(bright)
     if n * 255 >= 1 << 24:
         return lab8.astype(np.float32)[bright > 0].mean(axis=0)
-    sums = cv2.sumElems(cv2.bitwise_and(lab8, lab8, mask=bright))[:3]
+    sums = [round(m * n) for m in cv2.mean(lab8, mask=bright)[:3]]
     return np.array(sums, np.float32) / np.float32(n)
 
 
@@ -187,7 +211,7 @@ def _blobs(ink: np.ndarray) -> tuple[list[Blob], np.ndarray]:
     ink = ink.copy()
     ink[:, :band] = 0
     ink[:band, :] = 0
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    n, labels, stats, _ = components.with_stats(ink)
     card_w, card_h = w / CORNER_W, h / CORNER_H
     # table showing through a round corner: a small patch in the innermost corner (an
     # index printed tight to the corner also covers it, but reaches much further)
@@ -294,14 +318,14 @@ def _index_in(
         ink_ab = _a_b(lab8, glyph_px)
         paper_px = ink == 0
         paper_ab = _a_b(lab8, paper_px)
-        redness = _redness(lab8, glyph_px, paper_px, ink_ab[0], paper_ab[0])
+        both = paper_ab[0].size and ink_ab[0].size
+        ink_mean = _lab_means(lab8, glyph_px, ink_ab) if both else None
+        paper_mean = _lab_means(lab8, paper_px, paper_ab) if both else None
+        redness = _redness(ink_mean, paper_mean)
         colourful = float(_chroma(*ink_ab) - _chroma(*paper_ab)) if paper_ab[0].size else 0.0
         ink_hue = (
-            (
-                float(ink_ab[0].mean() - paper_ab[0].mean()),
-                float(ink_ab[1].mean() - paper_ab[1].mean()),
-            )
-            if paper_ab[0].size and ink_ab[0].size
+            (float(ink_mean[1] - paper_mean[1]), float(ink_mean[2] - paper_mean[2]))
+            if ink_mean is not None and paper_mean is not None
             else (0.0, 0.0)
         )
         left_part, right_holed = None, True
@@ -331,21 +355,48 @@ def _around(score: np.ndarray, blob: Blob, pad: int = 2) -> np.ndarray:
 
 
 def _redness(
-    lab8: np.ndarray, glyph: np.ndarray, paper: np.ndarray, glyph_a: np.ndarray, paper_a: np.ndarray
+    glyph: tuple[float, np.float32, np.float32] | None,
+    paper: tuple[float, np.float32, np.float32] | None,
 ) -> float:
     """How much redder (Lab a*) the glyphs' ink is than its stock, where a green stock
     counts only as far as the ink is as light. A tinted light shifts a dark ink's a* only
     in proportion to its lightness: under a green cast black ink measured 5.5 redder
     than its greenish stock. A reddish stock (a warm lamp; a red card back, whose
     darker lattice is no red index) is taken off whole: the ink never comes out redder
-    than the plain difference."""
-    if not paper_a.size or not glyph_a.size:
+    than the plain difference. ``glyph`` and ``paper``: their pixels' mean Lab levels
+    (:func:`_lab_means`), None where either has no pixels."""
+    if glyph is None or paper is None:
         return 0.0
-    ink_l = float(lab8[..., 0][glyph].mean())
-    paper_l = float(lab8[..., 0][paper].mean())
-    stock = float(paper_a.mean()) - 128.0
+    ink_l, glyph_a = glyph[0], glyph[1]
+    paper_l, paper_a = paper[0], paper[1]
+    stock = float(paper_a) - 128.0
     share = min(1.0, ink_l / max(paper_l, 1.0)) if stock < 0 else 1.0
-    return float(glyph_a.mean() - 128.0) - stock * share
+    return float(glyph_a - 128.0) - stock * share
+
+
+def _lab_means(
+    lab8: np.ndarray, where: np.ndarray, ab: tuple[np.ndarray, np.ndarray]
+) -> tuple[float, np.float32, np.float32]:
+    """The mean L* (as a float: numpy's mean of the 8-bit levels) and a*, b* (as float32:
+    numpy's mean of ``ab``, the float32 levels :func:`_a_b` picked) of the 8-bit Lab
+    pixels ``where`` is true (some are), to the last bit, in one OpenCV call.
+
+    Why exact: each channel's sum of 8-bit levels is an integer below 2**24 here, which
+    OpenCV's mean (the sum times the reciprocal of the count, in double) carries to within
+    far less than one half, so it rounds back to the sum itself. numpy sums such levels
+    exactly too (in float64 for 8-bit ones; in float32 below 2**24, in any order) and
+    divides that sum by the count in double, rounding the quotient to float32 for a
+    float32 array: the same two steps as here. (Three calls of numpy's mean on a few
+    hundred pixels each, and picking the L* levels out, cost more than the arithmetic.)"""
+    n = ab[0].size
+    if n * 255 >= 1 << 24:
+        return (
+            float(lab8[..., 0][where].mean()),
+            np.float32(ab[0].mean()),
+            np.float32(ab[1].mean()),
+        )
+    sums = [round(m * n) for m in cv2.mean(lab8, mask=where.view(np.uint8))[:3]]
+    return sums[0] / n, np.float32(sums[1] / n), np.float32(sums[2] / n)
 
 
 def _a_b(lab8: np.ndarray, where: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -356,8 +407,33 @@ def _a_b(lab8: np.ndarray, where: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _chroma(a: np.ndarray, b: np.ndarray) -> float:
-    """Mean colourfulness of Lab pixels' a* and b* levels (8-bit Lab: centred on 128)."""
-    return float(np.hypot(a - 128, b - 128).mean())
+    """Mean colourfulness of Lab pixels' a* and b* levels (8-bit Lab: centred on 128), as
+    float32 (``a`` and ``b`` float32 levels). The hypotenuses as sqrt(da * da + db * db)
+    where that is numpy's hypot for every pair of levels (:data:`_HYPOT_IS_SQRT`): the
+    same values at a third of the cost (hypot calls libm once a pixel)."""
+    if not _HYPOT_IS_SQRT:
+        return float(np.hypot(a - 128, b - 128).mean())
+    da = a - 128
+    db = b - 128
+    da *= da
+    db *= db
+    da += db
+    return float(np.sqrt(da, out=da).mean())
+
+
+def _hypot_is_rounded_sqrt() -> bool:
+    """Whether numpy's float32 hypot of every pair of centred 8-bit levels (all 65,536)
+    is the float32 root of their sum of squares. That sum is a whole number below 2**24,
+    exact in float32, and the root is rounded once, so this holds wherever libm's hypotf
+    is correctly rounded for these (glibc's is: it takes the root in double); checked
+    here once rather than assumed, so no platform reads otherwise than with hypot."""
+    d = np.arange(256, dtype=np.float32) - 128
+    da, db = (g.ravel() for g in np.meshgrid(d, d))
+    return bool(np.array_equal(np.hypot(da, db), np.sqrt(da * da + db * db)))
+
+
+#: See :func:`_hypot_is_rounded_sqrt`.
+_HYPOT_IS_SQRT = _hypot_is_rounded_sqrt()
 
 
 def corner_windows(size: tuple[int, int]) -> list[tuple[int, int, int, int]]:

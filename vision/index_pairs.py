@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision import components
 from vision.levels import percentile
 
 #: Size of the working copy searched for ink blobs (long side, pixels).
@@ -97,7 +98,7 @@ def ink_blobs(
     index stands out as well as a bright one's."""
     score, grey, stock, scale = _darker(frame_bgr, size)
     ink = (score > least).astype(np.uint8)
-    n, _, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    n, _, stats, cents = components.with_stats(ink)
     sh, sw = ink.shape
     # an index is printed on card stock, among the brightest things in view; speckle on
     # a darker table is not looked at

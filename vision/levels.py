@@ -10,8 +10,6 @@ linear method) gives, to the last bit, so swapping one for the other changes no 
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
-from itertools import accumulate
 
 import cv2
 import numpy as np
@@ -20,35 +18,36 @@ import numpy as np
 def percentiles(values: np.ndarray, qs: tuple[float, ...]) -> tuple[float, ...]:
     """``np.percentile(values, q)`` for each ``q``, for an array of 8-bit levels (uint8,
     or integers 0-255 held in another integer type)."""
-    cum = list(accumulate(_histogram(values)))
-    n = cum[-1]
+    cum = np.cumsum(_histogram(values))
+    n = int(cum[-1])
     if n == 0:
         raise ValueError("percentile of no pixels")
     out = []
     for q in qs:
         # numpy's linear method: the virtual index (n - 1) * q / 100, its floor and the
-        # next order statistic (the first level whose running count passes it), blended
-        # as numpy's _lerp blends them
+        # next order statistic (the first level whose running count passes it: how many
+        # running counts are at most the index, as bisect_right counts them), blended as
+        # numpy's _lerp blends them
         pos = (n - 1) * (q / 100)
         below = math.floor(pos)
         t = pos - below
-        a = float(bisect_right(cum, below))
-        b = float(bisect_right(cum, min(below + 1, n - 1)))
+        a, b = (float(k) for k in cum.searchsorted((below, min(below + 1, n - 1)), "right"))
         d = b - a
         out.append(b - d * (1 - t) if t >= 0.5 else a + d * t)
     return tuple(out)
 
 
-def _histogram(values: np.ndarray) -> list[int]:
+def _histogram(values: np.ndarray) -> np.ndarray:
     """How many of ``values`` hold each of the 256 levels. OpenCV counts an 8-bit image
     (or a view into one) in place, several times faster than numpy's ``bincount`` of a
-    contiguous copy; its float32 counts are exact below 2**24 pixels."""
+    contiguous copy; its float32 counts, and their running sums, are exact below 2**24
+    pixels (whole numbers, as are the indices they are compared with)."""
     if values.dtype == np.uint8 and values.ndim <= 2 and 0 < values.size < 1 << 24:
-        return cv2.calcHist([values], [0], None, [256], [0, 256]).ravel().astype(int).tolist()
+        return cv2.calcHist([values], [0], None, [256], [0, 256]).ravel()
     flat = np.ascontiguousarray(values).ravel()
     if flat.dtype != np.uint8:
         flat = flat.astype(np.uint8)
-    return np.bincount(flat, minlength=256).tolist()
+    return np.bincount(flat, minlength=256)
 
 
 def percentile(values: np.ndarray, q: float) -> float:

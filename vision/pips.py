@@ -15,7 +15,7 @@ from statistics import median
 import cv2
 import numpy as np
 
-from vision import glyphs
+from vision import components, glyphs
 from vision.index import ink_score
 from vision.model import SUITS, GlyphModel
 
@@ -48,7 +48,7 @@ def read_pips(card_bgr: np.ndarray, model: GlyphModel) -> Pips | None:
     y0, y1 = int(h * BODY_Y0), int(h * BODY_Y1)
     body = card_bgr[y0:y1, x0:x1]
     ink, _, _, _ = ink_score(body)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    n, labels, stats, cents = components.with_stats(ink)
     bh, bw = ink.shape
     masks, areas, heights = [], [], []
     for i in range(1, n):
@@ -122,7 +122,7 @@ def first_pips(window_bgr: np.ndarray, model: GlyphModel) -> FirstPips | None:
     x0, y0 = FIRST_PIPS_WINDOW[:2]
     cx0, cy0, cx1, cy1 = FIRST_PIP_CENTRES
     ink, _, score, _ = ink_score(window_bgr)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    n, labels, stats, cents = components.with_stats(ink)
     soft, shapes = [], []
     for i in range(1, n):
         x, y, w, h, _ = (int(v) for v in stats[i])
@@ -167,7 +167,7 @@ def first_pips_on_dark(window_bgr: np.ndarray, model: GlyphModel) -> FirstPips |
     grey = cv2.cvtColor(window_bgr, cv2.COLOR_BGR2GRAY)
     level = float(np.median(grey))
     light = (grey > 2 * level + 40).astype(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(light, connectivity=8)
+    n, labels, stats, _ = components.with_stats(light)
     h, w = grey.shape
     x, y, bw, bh = (stats[1:, k] for k in range(4))
     edge = (x == 0) | (y == 0) | (x + bw >= w) | (y + bh >= h)

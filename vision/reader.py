@@ -53,12 +53,18 @@ DARK_MOST = 0.85
 COLOURLESS_SPREAD = 6
 
 
-def colourless(frame_bgr: np.ndarray) -> bool:
+def colourless(frame_bgr: np.ndarray, sampled: np.ndarray | None = None) -> bool:
     """Whether a frame has no colour at all (a monochrome camera, a greyscale photo):
     then black ink is no evidence against red. A colour camera always shows some colour
-    somewhere (the table, a hand, a court card), far beyond this spread of channels."""
-    b, g, r = (frame_bgr[::8, ::8, k] for k in range(3))
-    spread = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)
+    somewhere (the table, a hand, a court card), far beyond this spread of channels.
+    Judged on every 8th pixel of every 8th row: ``sampled``, the caller's contiguous
+    copy of those (``vision.detector.sampled``), if it has one."""
+    if sampled is None:
+        b, g, r = (frame_bgr[::8, ::8, k] for k in range(3))
+        spread = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)
+    else:  # (the same 8-bit maxima, minima and differences, from OpenCV)
+        b, g, r = cv2.split(sampled)
+        spread = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
     return bool(percentile(spread, 99) < COLOURLESS_SPREAD)
 
 

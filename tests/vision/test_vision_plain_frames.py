@@ -292,9 +292,9 @@ def test_bare_stock_is_looked_for_once_for_the_same_cards(
     calls: list[tuple[str, ...]] = []
     real = detector_module._bare_stock
 
-    def counted(frame, found, empty=None):  # noqa: ANN001, ANN202
+    def counted(frame, found, empty=None, coarse=None):  # noqa: ANN001, ANN202
         calls.append(tuple(sorted(d.card for d in found if d.card)))
-        return real(frame, found, empty)
+        return real(frame, found, empty, coarse)
 
     monkeypatch.setattr(detector_module, "_bare_stock", counted)
     frame, _ = scene(FOUR, seed=11)
