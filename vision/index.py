@@ -139,14 +139,22 @@ def _paper_level(lab8: np.ndarray, bright: np.ndarray) -> np.ndarray:
     """The mean Lab colour of the bright pixels, as float32 (numpy's mean of the float32
     pixels, to the last bit: the sums of 8-bit levels are exact in float32 up to 2**24,
     so summing them exactly and dividing once in float32 is what numpy's float32 mean
-    gives, without building the float32 image). The sums come from OpenCV's masked mean:
-    below 2**24 it carries a sum to far within one half, so rounding recovers it exactly
-    (as :func:`_lab_means` does), without a masked copy of the corner to sum."""
+    gives, without building the float32 image; :func:`_masked_sums`)."""
     n = cv2.countNonZero(bright)
-    if n * 255 >= 1 << 24:
+    sums = _masked_sums(lab8, bright, n)
+    if sums is None:
         return lab8.astype(np.float32)[bright > 0].mean(axis=0)
-    sums = [round(m * n) for m in cv2.mean(lab8, mask=bright)[:3]]
     return np.array(sums, np.float32) / np.float32(n)
+
+
+def _masked_sums(lab8: np.ndarray, mask: np.ndarray, n: int) -> list[int] | None:
+    """Each Lab channel's sum of 8-bit levels over the ``n`` pixels ``mask`` (uint8 or
+    bool) marks, exactly; None where a sum may pass 2**24. OpenCV's masked mean (the sum
+    times the reciprocal of the count, in double) carries such a sum to far within one
+    half, so rounding recovers it: one call, no masked copy of the pixels to sum."""
+    if n * 255 >= 1 << 24:
+        return None
+    return [round(m * n) for m in cv2.mean(lab8, mask=mask.view(np.uint8))[:3]]
 
 
 def _is_tight_ten(score: np.ndarray, t: float) -> bool:
@@ -381,21 +389,19 @@ def _lab_means(
     numpy's mean of ``ab``, the float32 levels :func:`_a_b` picked) of the 8-bit Lab
     pixels ``where`` is true (some are), to the last bit, in one OpenCV call.
 
-    Why exact: each channel's sum of 8-bit levels is an integer below 2**24 here, which
-    OpenCV's mean (the sum times the reciprocal of the count, in double) carries to within
-    far less than one half, so it rounds back to the sum itself. numpy sums such levels
-    exactly too (in float64 for 8-bit ones; in float32 below 2**24, in any order) and
-    divides that sum by the count in double, rounding the quotient to float32 for a
-    float32 array: the same two steps as here. (Three calls of numpy's mean on a few
-    hundred pixels each, and picking the L* levels out, cost more than the arithmetic.)"""
+    Why exact: the sums are exact (:func:`_masked_sums`); numpy sums such levels exactly
+    too (in float64 for 8-bit ones; in float32 below 2**24, in any order) and divides
+    that sum by the count in double, rounding the quotient to float32 for a float32
+    array: the same two steps as here. (Three calls of numpy's mean on a few hundred
+    pixels each, and picking the L* levels out, cost more than the arithmetic.)"""
     n = ab[0].size
-    if n * 255 >= 1 << 24:
+    sums = _masked_sums(lab8, where, n)
+    if sums is None:
         return (
             float(lab8[..., 0][where].mean()),
             np.float32(ab[0].mean()),
             np.float32(ab[1].mean()),
         )
-    sums = [round(m * n) for m in cv2.mean(lab8, mask=where.view(np.uint8))[:3]]
     return sums[0] / n, np.float32(sums[1] / n), np.float32(sums[2] / n)
 
 

@@ -60,11 +60,9 @@ def colourless(frame_bgr: np.ndarray, sampled: np.ndarray | None = None) -> bool
     Judged on every 8th pixel of every 8th row: ``sampled``, the caller's contiguous
     copy of those (``vision.detector.sampled``), if it has one."""
     if sampled is None:
-        b, g, r = (frame_bgr[::8, ::8, k] for k in range(3))
-        spread = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)
-    else:  # (the same 8-bit maxima, minima and differences, from OpenCV)
-        b, g, r = cv2.split(sampled)
-        spread = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
+        sampled = np.ascontiguousarray(frame_bgr[::8, ::8])
+    b, g, r = cv2.split(sampled)
+    spread = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
     return bool(percentile(spread, 99) < COLOURLESS_SPREAD)
 
 
