@@ -21,12 +21,14 @@ from vision.index_pairs import (
     SEARCH_SIZE,
     InkBlob,
     card_from_pair,
+    frame_squash,
     index_pairs,
     ink_blobs,
     outline,
     pairs_to_read,
     table_grey,
     ten_ranks,
+    unsquashed,
 )
 from vision.known import KnownReads, kept_fits
 from vision.levels import percentile
@@ -268,6 +270,9 @@ class CardDetector:
         #: The frame being read and its copy sampled every :data:`COARSE` pixels
         #: (:func:`sampled`), made once a frame for its stock tests.
         self._sample: tuple[np.ndarray, np.ndarray] | None = None
+        #: How much taller than true the frame being read shows things, as its last index
+        #: search measured it from the ink (:func:`frame_squash`); None: about true.
+        self._squash: float | None = None
 
     def _candidates(
         self,
@@ -364,6 +369,7 @@ class CardDetector:
             self._sources = None
             self._bare = None
             self._sample = None
+            self._squash = None
 
     def _detect_from(
         self, frame_bgr: np.ndarray, edges: bool, first_only: bool = False
@@ -648,6 +654,7 @@ class CardDetector:
             least=ink,
             table=self._table_view(frame_bgr.shape, size, negative),
         )
+        self._squash = frame_squash(blobs)
         # ink on a card already read is its index, its pips or its picture
         blobs = [
             b
@@ -750,6 +757,7 @@ class CardDetector:
         where an index lies (``bench/vision_index_reads.py``): it tells reading from
         finding."""
         self._colour = not colourless(frame_bgr)
+        self._squash = None  # (no search measured this frame's squash)
         return self._read_pair(frame_bgr, card_from_pair(rank, suit, scale))[0]
 
     def pair_glyphs(
@@ -771,8 +779,16 @@ class CardDetector:
         down it, not across it, and a camera at a slant (or a photo stretched) shows a
         card narrower or wider than its height says; glyphs read at the wrong width read
         weakly or wrong. (Where it reads as nothing, the pair is most likely no index: a
-        table's grain read at other widths gives a card now and then.)"""
-        key = m.tobytes()
+        table's grain read at other widths gives a card now and then.)
+
+        Before those, in a frame the index search found squashed or stretched (its ink
+        taller or wider than true, :func:`frame_squash`), a weak read is read again as
+        the card would lie in the frame's true shape (:func:`vision.index_pairs.unsquashed`):
+        a card turned in such a frame is sheared as well as narrowed, which no stretch
+        across it mends (twenty-ninth round). Not a pair that reads as nothing: a table's
+        streaks all one way (crumbs, a grain) measure as a squash, and their pairs read
+        so give a card now and then."""
+        key = m.tobytes() + repr(self._squash).encode()
         if self._pair_reads is not None and key in self._pair_reads:
             return self._pair_reads[key]
         best = self._read_pair_afresh(frame_bgr, m)
@@ -789,6 +805,12 @@ class CardDetector:
         running off it makes a light card's "dark stock" (twentieth round)."""
         first_only = _far_corner_off(m, frame_bgr.shape)
         best = self.reader.read_corner(_corners_of(frame_bgr, m), self._colour, first_only), m
+        weak = best[0].card is not None and best[0].confidence < CORNER_MIN
+        if self._squash is not None and weak:
+            mt = unsquashed(m, self._squash)
+            res = self.reader.read_corner(_corners_of(frame_bgr, mt), self._colour, first_only)
+            if res.card is not None and res.confidence > best[0].confidence:
+                best = res, mt
         if best[0].card is None or best[0].confidence >= CORNER_MIN:
             return best
         for f in STRETCHES:

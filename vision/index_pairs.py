@@ -275,8 +275,44 @@ def ten_ranks(rank: InkBlob, suit: InkBlob, blobs: list[InkBlob]) -> list[tuple[
 def card_from_pair(rank: InkBlob, suit: InkBlob, scale: float) -> np.ndarray:
     """The map (3×3, affine), frame → a rectified 200×300 card, that puts ``rank`` where a
     card's top-left rank sits and ``suit`` straight below it."""
-    p = np.array([rank.cx, rank.cy]) / scale
-    q = np.array([suit.cx, suit.cy]) / scale
+    return _pair_map(np.array([rank.cx, rank.cy]) / scale, np.array([suit.cx, suit.cy]) / scale)
+
+
+#: The frame's squash (:func:`frame_squash`) is measured from at least this many blobs,
+#: and taken only where it is at least this far from square (as a ratio either way), and
+#: no further than this: a camera tilted 63 degrees squashes its view to 0.45, a 16:9
+#: frame stretched square shows 1.78 times too tall; a table's speckle, flatter than
+#: that (0.23-0.3 on rendered empty tables), is no card's ink.
+SQUASH_BLOBS = 15
+SQUASH_LEAST = 1.2
+SQUASH_MOST = 2.2
+
+
+def frame_squash(blobs: list[InkBlob]) -> float | None:
+    """How much taller than true the frame shows things (its height scale over its
+    width's), measured from the ink blobs' boxes: pips and glyphs, turned every way on
+    the cards of a table, are about as wide as tall taken together. None where too few
+    blobs say, where they say the frame is about true, or where no camera's view would be
+    so squashed (:data:`SQUASH_MOST`)."""
+    r = [np.log(b.h / b.w) for b in blobs if b.area > 0.5 * b.w * b.h and max(b.w, b.h) >= 9]
+    if len(r) < SQUASH_BLOBS:
+        return None
+    s = float(np.exp(np.median(r)))
+    return s if np.log(SQUASH_LEAST) < abs(np.log(s)) <= np.log(SQUASH_MOST) else None
+
+
+def unsquashed(m: np.ndarray, squash: float) -> np.ndarray:
+    """The card hypothesis ``m`` (:func:`card_from_pair`) made again in the frame's true
+    shape: the same rank and suit, a frame whose height shows ``squash`` times too tall."""
+    inv = np.linalg.inv(m)
+    p = inv @ np.array([RANK_AT[0], RANK_AT[1], 1.0])
+    q = inv @ np.array([RANK_AT[0], RANK_AT[1] + RANK_TO_SUIT, 1.0])
+    d = np.diag([1.0, 1.0 / squash, 1.0])
+    return _pair_map((d @ p)[:2], (d @ q)[:2]) @ d
+
+
+def _pair_map(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """:func:`card_from_pair` for the rank's centre ``p`` and the suit's ``q``."""
     down = q - p
     s = RANK_TO_SUIT / max(float(np.linalg.norm(down)), 1e-6)
     dy = down / np.linalg.norm(down)

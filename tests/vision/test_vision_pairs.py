@@ -32,11 +32,13 @@ from vision.index_pairs import (
     InkBlob,
     _alike,
     card_from_pair,
+    frame_squash,
     index_pairs,
     ink_blobs,
     outline,
     pairs_to_read,
     table_grey,
+    unsquashed,
 )
 from vision.locate import card_map
 from vision.model import GlyphModel
@@ -892,3 +894,94 @@ def test_a_calibrated_tables_grain_is_known_when_the_exposure_has_drifted() -> N
     everything, _ = ink_blobs(frame, on_stock=False)
     searched, _ = ink_blobs(frame, on_stock=False, table=table_grey(a_moment_later(table, np.random.default_rng(2))))
     assert len(searched) < len(everything) / 5
+
+
+def blobs_shaped(tall: float, count: int) -> list[InkBlob]:
+    """``count`` blobs of pips and glyphs as a frame ``tall`` times too tall shows them:
+    some upright, some lying, some square (every way round a table's cards lie)."""
+    rng = np.random.default_rng(count)
+    out = []
+    for k in range(count):
+        w, h = [(14, 18), (18, 14), (16, 16)][k % 3]
+        h = round(h * tall * float(rng.uniform(0.95, 1.05)))
+        out.append(InkBlob(float(20 * k), 50.0, w, h, int(0.7 * w * h)))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("tall", "count", "squash"),
+    [
+        (1.78, 40, 1.78),  # a 16:9 webcam's frames stretched square (the real-photo set's)
+        (0.7, 40, 0.7),  # a camera tilted 45 degrees without a calibrated plane
+        (1.1, 40, None),  # about true: read as it is
+        (1.78, 10, None),  # too few blobs to say
+        (0.3, 40, None),  # flatter than any camera's view: a table's speckle
+    ],
+)
+def test_a_frames_squash_is_measured_from_its_ink(
+    tall: float, count: int, squash: float | None
+) -> None:
+    got = frame_squash(blobs_shaped(tall, count))
+    assert got == (None if squash is None else pytest.approx(squash, rel=0.06))
+
+
+@pytest.mark.parametrize("squash", [1.78, 0.7])
+@pytest.mark.parametrize("turn", [0.0, 35.0, 120.0])
+def test_a_pair_unsquashed_is_a_true_card_in_the_frames_true_shape(
+    squash: float, turn: float
+) -> None:
+    """A card turned ``turn`` degrees, its index shown in a frame ``squash`` times too
+    tall: its hypothesis made in the frame's true shape keeps the rank and the suit where
+    the reader wants them, and its outline, the frame made true, is a card's rectangle."""
+    a = np.radians(turn)
+    down = np.array([-np.sin(a), np.cos(a)])  # the card's "down" in the true frame
+    rank_true = np.array([400.0, 300.0])
+    suit_true = rank_true + 30.0 * down
+    tall = np.array([1.0, squash])
+    rank = InkBlob(*(rank_true * tall), 12, 16, 120)
+    suit = InkBlob(*(suit_true * tall), 12, 12, 100)
+    m = unsquashed(card_from_pair(rank, suit, 1.0), squash)
+    for seen, want in ((rank, RANK_AT), (suit, (RANK_AT[0], RANK_AT[1] + RANK_TO_SUIT))):
+        x, y, _ = m @ np.array([seen.cx, seen.cy, 1.0])
+        assert (x, y) == (pytest.approx(want[0]), pytest.approx(want[1]))
+    corners = outline(m, CARD_SIZE) / tall  # the outline in the frame's true shape
+    sides = [corners[(k + 1) % 4] - corners[k] for k in range(4)]
+    assert abs(float(np.dot(sides[0], sides[1]))) < 1e-3 * float(np.dot(sides[0], sides[0]))
+    ratio = np.linalg.norm(sides[1]) / np.linalg.norm(sides[0])
+    assert ratio == pytest.approx(CARD_SIZE[1] / CARD_SIZE[0])
+    # the plain hypothesis is no rectangle there (what the squash mends)
+    plain = outline(card_from_pair(rank, suit, 1.0), CARD_SIZE) / tall
+    p0, p1 = plain[1] - plain[0], plain[2] - plain[1]
+    bent = abs(float(np.dot(p0, p1))) / float(np.linalg.norm(p0) * np.linalg.norm(p1))
+    long = np.linalg.norm(p1) / np.linalg.norm(p0)
+    assert bent > 0.05 or abs(long - CARD_SIZE[1] / CARD_SIZE[0]) > 0.1
+
+
+def test_cards_on_a_white_board_in_a_frame_stretched_tall_are_read_in_its_true_shape(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Four cards on a board as white as their stock (no outlines: read by their indices
+    alone), the frame stretched 1.78 times as tall (a 16:9 webcam's frame stretched
+    square, as the real-photo set's are). Read as the frame shows them, their index
+    pairs read weakly or as nothing (a queen of hearts at 0.3 is the best), and none is
+    counted; read again in the frame's true shape, three are (the ten's "1" and "0" are
+    read apart, as a pair that reads as nothing, which is not read again)."""
+    import vision.detector as detector_module
+
+    specs = [
+        CardSpec("8H", (640, 760), 230.9, 225.5),
+        CardSpec("AC", (250, 480), 238.0, 133.0),
+        CardSpec("TH", (640, 200), 217.6, 213.8),
+        CardSpec("JS", (1030, 480), 232.4, 52.4),
+    ]
+    frame, _ = scene(specs, seed=412, table_colour=(238, 240, 240))
+    tall = cv2.resize(frame, (frame.shape[1], round(frame.shape[0] * 1.78)))
+    s = 1280 / tall.shape[0]
+    tall = cv2.resize(tall, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+
+    def counted() -> set[str]:
+        return {d.card for d in CardDetector().detect(tall) if d.card and d.confidence >= 0.5}
+
+    assert counted() == {"8H", "AC", "JS"}
+    monkeypatch.setattr(detector_module, "frame_squash", lambda blobs: None)
+    assert counted() == set()
