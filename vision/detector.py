@@ -273,6 +273,9 @@ class CardDetector:
         #: How much taller than true the frame being read shows things, as its last index
         #: search measured it from the ink (:func:`frame_squash`); None: about true.
         self._squash: float | None = None
+        #: Whether reading in that true shape made a weak read of the frame sure, as the
+        #: same card: then the squash is the frame's, not a table's streaks.
+        self._squash_shown = False
 
     def _candidates(
         self,
@@ -370,6 +373,7 @@ class CardDetector:
             self._bare = None
             self._sample = None
             self._squash = None
+            self._squash_shown = False
 
     def _detect_from(
         self, frame_bgr: np.ndarray, edges: bool, first_only: bool = False
@@ -785,10 +789,11 @@ class CardDetector:
         taller or wider than true, :func:`frame_squash`), a weak read is read again as
         the card would lie in the frame's true shape (:func:`vision.index_pairs.unsquashed`):
         a card turned in such a frame is sheared as well as narrowed, which no stretch
-        across it mends (twenty-ninth round). Not a pair that reads as nothing: a table's
-        streaks all one way (crumbs, a grain) measure as a squash, and their pairs read
-        so give a card now and then."""
-        key = m.tobytes() + repr(self._squash).encode()
+        across it mends (twenty-ninth round). A pair that reads as nothing is read so only
+        once a weak read of the frame, read so, became sure as the same card: a table's
+        streaks all one way (crumbs, a grain) measure as a squash too, and their pairs
+        read so give a card now and then."""
+        key = m.tobytes() + repr((self._squash, self._squash_shown)).encode()
         if self._pair_reads is not None and key in self._pair_reads:
             return self._pair_reads[key]
         best = self._read_pair_afresh(frame_bgr, m)
@@ -806,10 +811,13 @@ class CardDetector:
         first_only = _far_corner_off(m, frame_bgr.shape)
         best = self.reader.read_corner(_corners_of(frame_bgr, m), self._colour, first_only), m
         weak = best[0].card is not None and best[0].confidence < CORNER_MIN
-        if self._squash is not None and weak:
+        blank = best[0].card is None and self._squash_shown
+        if self._squash is not None and (weak or blank):
             mt = unsquashed(m, self._squash)
             res = self.reader.read_corner(_corners_of(frame_bgr, mt), self._colour, first_only)
             if res.card is not None and res.confidence > best[0].confidence:
+                if res.card == best[0].card and res.confidence >= CORNER_MIN:
+                    self._squash_shown = True
                 best = res, mt
         if best[0].card is None or best[0].confidence >= CORNER_MIN:
             return best

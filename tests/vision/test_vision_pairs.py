@@ -964,8 +964,9 @@ def test_cards_on_a_white_board_in_a_frame_stretched_tall_are_read_in_its_true_s
     alone), the frame stretched 1.78 times as tall (a 16:9 webcam's frame stretched
     square, as the real-photo set's are). Read as the frame shows them, their index
     pairs read weakly or as nothing (a queen of hearts at 0.3 is the best), and none is
-    counted; read again in the frame's true shape, three are (the ten's "1" and "0" are
-    read apart, as a pair that reads as nothing, which is not read again)."""
+    counted; read again in the frame's true shape, all four are (the ten's "1" and "0",
+    read apart, read as nothing as the frame shows them: read again once weak reads
+    made sure showed the squash to be the frame's)."""
     import vision.detector as detector_module
 
     specs = [
@@ -982,6 +983,49 @@ def test_cards_on_a_white_board_in_a_frame_stretched_tall_are_read_in_its_true_s
     def counted() -> set[str]:
         return {d.card for d in CardDetector().detect(tall) if d.card and d.confidence >= 0.5}
 
-    assert counted() == {"8H", "AC", "JS"}
+    assert counted() == {"8H", "AC", "TH", "JS"}
     monkeypatch.setattr(detector_module, "frame_squash", lambda blobs: None)
     assert counted() == set()
+
+
+class _ReadsByShape:
+    """A reader that reads the plain hypothesis ``plain`` as ``as_shown`` and every other
+    map (the one made in the frame's true shape) as ``true``."""
+
+    def __init__(self, plain: np.ndarray) -> None:
+        self.plain = plain
+        self.as_shown: tuple[str | None, float] = (None, 0.0)
+        self.true: tuple[str | None, float] = (None, 0.0)
+
+    def read_corner(self, m: np.ndarray, colour: bool = True, first_only: bool = False) -> CardRead:
+        card, confidence = self.as_shown if np.allclose(m, self.plain) else self.true
+        return CardRead(card, confidence, (None,))
+
+
+def test_a_pair_read_as_nothing_is_read_in_the_true_shape_once_a_weak_one_showed_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A frame's squash measured from its blobs may be a table's streaks (crumbs lying
+    one way): a pair that reads as nothing is read again in the frame's true shape only
+    once a weak read of the frame read so became sure as the same card; a weak read
+    turned into another card shows nothing."""
+    detector = CardDetector()
+    m = card_from_pair(InkBlob(300, 200, 14, 24, 200), InkBlob(302, 232, 14, 16, 150), 1.0)
+    reader = _ReadsByShape(m)
+    monkeypatch.setattr(detector, "reader", reader)
+    monkeypatch.setattr("vision.detector._corners_of", lambda frame, m: m)
+    frame = index_frame()
+    detector._squash = 1.78
+
+    def read(as_shown: tuple[str | None, float], true: tuple[str | None, float]) -> tuple:
+        reader.as_shown, reader.true = as_shown, true
+        got = detector._read_pair_afresh(frame, m)[0]
+        return got.card, got.confidence
+
+    assert read((None, 0.0), ("9C", 0.7)) == (None, 0.0)  # not shown yet
+    assert read(("5H", 0.4), ("6H", 0.8)) == ("6H", 0.8)  # weak: read so, taken
+    assert read((None, 0.0), ("9C", 0.7)) == (None, 0.0)  # another card: shows nothing
+    assert read(("6H", 0.4), ("6H", 0.45)) == ("6H", 0.45)  # the same card, not sure
+    assert read((None, 0.0), ("9C", 0.7)) == (None, 0.0)
+    assert read(("6H", 0.4), ("6H", 0.8)) == ("6H", 0.8)  # the same card, sure: shown
+    assert read((None, 0.0), ("9C", 0.7)) == ("9C", 0.7)
