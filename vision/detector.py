@@ -105,8 +105,10 @@ REREAD_SLACK = 30.0
 #: How much of a card read from its index pair alone hides other ink (its width, its
 #: height, in its rectified 200×300 pixels): its index corner.
 #: (Development scenes: 50×80, 70×100, 100×150 read 63.1, 62.9, 62.7 % counted; the whole
-#: guessed card, 61.9 %.)
-INDEX_REACH = (70.0, 100.0)
+#: guessed card, 61.9 %. 70×100 until the twenty-ninth round: in a tight fan the next
+#: card's index lies within it, 100 pixels down a card whose index ends at about 75;
+#: bench/vision_fans.py 75.5 -> 83.1 %, development scenes 89.5 -> 89.8 %.)
+INDEX_REACH = (60.0, 80.0)
 #: A card read from an index pair short of the tracker's 0.5 but from this much counts
 #: (at CORNER_MIN) if it reads the same at every small shift of its card hypothesis
 #: (:data:`SHIFTS`): the pair's centres are blobs' centres, off by a pixel or two, and a
@@ -611,7 +613,10 @@ class CardDetector:
         index alone: a hypothesis at a corner of a card already read is skipped, and of
         the rest those ``keep`` passes are read, at most ``MAX_HYPOTHESES``; a read counts
         from the tracker's 0.5, each card once (one deck: a card already in view is not
-        seen twice in one frame)."""
+        seen twice in one frame). Each card so read was read from one corner: its outline
+        is a whole card's guess, lying over whatever covers the rest of it (a fan's bottom
+        card under the others), so it hides only that corner's index (twenty-ninth round;
+        its whole outline hid the fan's other indices)."""
         whole = [d for d in found if d.card]
         seen = {d.card for d in whole}
         out: list[Detection] = []
@@ -629,7 +634,9 @@ class CardDetector:
             res = self.reader.read_corner(_corners_of(frame_bgr, m), self._colour)
             if res.card is not None and res.card not in seen and res.confidence >= CORNER_MIN:
                 seen.add(res.card)
-                out.append(Detection(q, res.card, res.confidence))
+                det = Detection(q, res.card, res.confidence)
+                self._one_corner[id(det)] = (det, m, 0)
+                out.append(det)
                 held.append(_grown(q))
         return out
 
@@ -979,9 +986,11 @@ class CardDetector:
     def _read_twice(self, card: Detection, pair: Detection) -> bool:
         """Whether ``pair`` (a card found by an index pair) is ``card``'s other index
         read again: ``card`` was read from one corner of its outline, ``pair``'s index
-        lies in the other half of it (the outline of a card so read may be off: glare, a
-        pile), and the index read from lies towards where ``pair``'s card would have its
-        far index (one card, two reads). Not where the two are of the two colours in a
+        lies in its other index corner, give or take :data:`REREAD_SLACK` (the outline of
+        a card so read may be off: glare, a pile; until the twenty-ninth round anywhere
+        in its other half or past it, where a fan's next index lies), and the index read
+        from lies towards where ``pair``'s card would have its far index (one card, two
+        reads). Not where the two are of the two colours in a
         frame in colour: a card's two indices are printed in one ink, so that index is
         another card's, lying under the outline's far corner (a fan outlined with the
         card below it)."""
@@ -992,9 +1001,8 @@ class CardDetector:
         if self._colour and _two_colours(card.card, pair.card):
             return False
         _, m, corner = lone
-        x, y, w = m @ np.array([*self._index_point(pair), 1.0])
-        if (y / w < CARD_SIZE[1] / 2) != (corner == 1):
-            return False  # not in the half of the outline that was not read
+        if not _in_index_corner(m, self._index_point(pair), 1 - corner, REREAD_SLACK):
+            return False  # not the outline's other index corner: the next card of a fan
         read_at = RANK_AT if corner == 0 else tuple(np.array(CARD_SIZE) - np.array(RANK_AT))
         x, y, w = np.linalg.inv(m) @ np.array([*read_at, 1.0])
         a, b, c = entry[1] @ np.array([x / w, y / w, 1.0])

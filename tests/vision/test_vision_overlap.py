@@ -359,3 +359,53 @@ def test_a_pile_outlined_as_one_card_and_read_at_one_corner_hides_only_that_corn
         else (np.linalg.inv(m) @ np.array([170.0, 260.0, 1.0]))
     )
     assert detector._covers(pile, (x0 / w0, y0 / w0))
+
+
+#: A fan of five (bottom first), each card a third of its width along from the last and
+#: turned a little more (bench/vision_fans.py's seventh fan): every index corner shows.
+FAN_OF_FIVE = [
+    CardSpec("7S", (549.1, 494.7), 288.0, 98.8),
+    CardSpec("5C", (628.1, 507.0), 288.0, 105.2),
+    CardSpec("8C", (707.1, 519.2), 288.0, 111.6),
+    CardSpec("6C", (786.0, 531.5), 288.0, 117.9),
+    CardSpec("2D", (865.0, 543.7), 288.0, 124.3),
+]
+
+
+def test_every_card_of_a_fan_is_read_by_the_index_it_shows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A fan's bottom card is read from the corner it shows (a corner hypothesis), its
+    outline a whole card's guess lying over the cards above it: it hides only that corner
+    (until the twenty-ninth round it hid the indices of three of the five, unread), and
+    a card found by its index hides its index corner alone, which in a tight fan is
+    nearer than it was (60 × 80 of its 200 × 300 pixels: at 70 × 100 the next card's
+    index lies inside it, and the five of clubs goes unread)."""
+    import vision.detector as detector_module
+
+    frame, _ = scene(FAN_OF_FIVE, seed=1007)
+
+    def counted() -> set[str]:
+        return {d.card for d in CardDetector().detect(frame) if d.card and d.confidence >= 0.5}
+
+    assert counted() == {"7S", "5C", "8C", "6C", "2D"}
+    monkeypatch.setattr(detector_module, "INDEX_REACH", (70.0, 100.0))
+    assert counted() == {"7S", "8C", "6C", "2D"}
+
+
+def test_a_fans_next_index_is_not_the_top_cards_other_index_read_again() -> None:
+    """The top card of a fan, read from one corner of its outline, is doubted where its
+    other index, read alone, says another card; the next card's index, just past the
+    outline's edge, is not that index (until the twenty-ninth round the queen of
+    diamonds below was taken for the seven's other index read again, and dropped)."""
+    fan = [
+        CardSpec("2H", (652.2, 620.3), 261.9, 372.6),
+        CardSpec("TS", (667.6, 551.7), 261.9, 377.1),
+        CardSpec("QD", (683.0, 483.1), 261.9, 381.6),
+        CardSpec("TH", (698.4, 414.4), 261.9, 386.1),
+        CardSpec("7D", (713.8, 345.8), 261.9, 390.5),
+    ]
+    frame, _ = scene(fan, seed=1014)
+    counted = {d.card for d in CardDetector().detect(frame) if d.card and d.confidence >= 0.5}
+    assert {"7D", "QD", "2H"} <= counted
+    assert counted <= {s.card for s in fan}
