@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     pct, apart_pct = 100 * right / cards, 100 * apart_right / cards
     print(
         f"{args.fans} fans, {cards} cards: read {right} ({pct:.1f} %), the top card "
-        f"{top_right}, other cards counted {wrong} ({wrong_sure} at >= 0.9); laid apart, "
+        f"{top_right}, wrong reads counted {wrong} ({wrong_sure} at >= 0.9); laid apart, "
         f"read {apart_right}"
     )
     print(
