@@ -181,15 +181,6 @@ HALF_SPARE_LEAST = 0.6
 #: 0.6, 96 / 90 / 92 from 0.5 with two wrong reads more; no development photo's read
 #: changes from 0.6).
 FAINT_SPARE_LEAST = 0.6
-#: The working size of a dark deck's second search for its light indices, where the
-#: frame shows such a deck (a card read as its negative, a dark card outlined, or a
-#: light index read in the first): at the search's own size a thin gold 7 on black,
-#: its index about 20 px tall there, scores too faint for the ink or breaks up, and the
-#: pair-read found half the development photos' boxed black-and-gold sevens as nothing.
-#: Thirtieth round: development scenes of that deck 85.0 -> 87.4 % (cards with both
-#: corners in view 92.6 -> 95.6 %), one wrong read more counted (its queen taken for an
-#: ace, as its own index reads at the first size elsewhere).
-DARK_INK_SIZE = 2 * SEARCH_SIZE
 #: At most this many card hypotheses are read in a close-up (:meth:`CardDetector._close_up`).
 CLOSE_UP_MOST = 48
 
@@ -497,19 +488,11 @@ class CardDetector:
         # the last resort, a dark deck: where a card read as its negative, or nothing
         # read as surely as the tracker counts
         if self._dark_deck or not any(d.card and d.confidence >= CORNER_MIN for d in out):
-            dark = self._dark_cards(frame_bgr, small, out)
-            out += dark
+            out += self._dark_cards(frame_bgr, small, out)
             # a dark deck's light indices (gold, silver) on its dark stock, where its
             # cards give no outline even in the negative (lying against each other, or
             # against a keyboard, seen at a slant)
-            light_ink = self._from_index_pairs(frame_bgr, out, CORNER_MIN, negative=True)
-            out += light_ink
-            if self._dark_deck or dark or light_ink:
-                # and at twice the search's size, where the frame shows a dark deck: a
-                # thin gold 7 on black, seen small, is too faint and too thin at 640
-                out += self._from_index_pairs(
-                    frame_bgr, out, CORNER_MIN, DARK_INK_SIZE, negative=True
-                )
+            out += self._from_index_pairs(frame_bgr, out, CORNER_MIN, negative=True)
         out = _one_per_card(out)
         if small is None:  # (with a plane the masks are in view pixels: not yet used)
             out += self._overlapped(frame_bgr, masks, out)

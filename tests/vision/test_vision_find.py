@@ -9,7 +9,7 @@ import pytest
 
 from vision import CardDetector
 from vision.detector import FAINT_HALF_LEAST, FAINT_INK, Detection
-from vision.index_pairs import INK_MIN, SEARCH_SIZE
+from vision.index_pairs import INK_MIN
 from vision.locate import LocateConfig, _fit_quad, dark_quads, rectify, turned
 from vision.overlap import _square_chamfers
 from vision.reader import CardReader
@@ -228,39 +228,6 @@ def test_a_dark_deck_on_a_light_grained_table_is_found_by_its_negative(
     dets = [d for d in detector.detect(dark_deck_on(desk, seed)) if d.card]
     assert sorted(d.card for d in dets) == sorted(c for c, _, _ in DARK_ROW)
     assert all(0.5 <= d.confidence < 0.9 for d in dets)
-
-
-def small_dark_cards_against_face_down_ones(seed: int) -> np.ndarray:
-    """A gold-on-black 7H and 9D seen small (150 px tall) on a white desk, each with a
-    face-down card of the same dark deck lying against its lower end: in the negative
-    each pair is one dark blob (no card's outline), and each card shows one whole
-    index, a thin gold seven or nine about 10 px tall at the index search's size."""
-    rng = np.random.default_rng(seed)
-    img = np.full((960, 1280, 3), (226, 230, 232), np.uint8)
-    spots = (((400, 380), 8), ((850, 360), -15))
-    for card, (xy, angle) in zip(("7H", "9D"), spots, strict=True):
-        place(img, gold_on_black(card), xy, 150, angle, rng)
-    back = np.full((350, 250, 3), 20, np.uint8)
-    for xy, angle in spots:
-        place(img, back, (xy[0], xy[1] + 135), 150, angle, rng)
-    return camera(img, rng, glare=False)
-
-
-@pytest.mark.parametrize("seed", [1, 3])
-def test_a_small_dark_cards_thin_gold_index_is_looked_for_at_twice_the_size(
-    detector: CardDetector, seed: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Where a frame shows a dark deck, its light indices are looked for once more at
-    twice the index search's size (:data:`vision.detector.DARK_INK_SIZE`): at 640 px a
-    small card's thin gold index scores too faint or breaks up (development photos: half
-    the boxed black-and-gold sevens read as nothing there). Both cards are read, never
-    sure; searched at the first size alone, one of them is lost."""
-    frame = small_dark_cards_against_face_down_ones(seed)
-    dets = [d for d in detector.detect(frame) if d.card]
-    assert sorted(d.card for d in dets) == ["7H", "9D"]
-    assert all(0.5 <= d.confidence < 0.9 for d in dets)
-    monkeypatch.setattr("vision.detector.DARK_INK_SIZE", SEARCH_SIZE)
-    assert len([d for d in detector.detect(frame) if d.card]) == 1
 
 
 @pytest.mark.parametrize("shade", [0.35, 0.45])
