@@ -121,19 +121,38 @@ def boxed_reads(
             if not boxes or frame is None:
                 continue
             kind = series(path.name)
-            seek = cv2.bitwise_not(frame) if kind == "black" else frame
-            found = [
-                ink_blobs(seek, on_stock=False, size=size, least=INK_MIN)
-                for size in (SEARCH_SIZE, SEARCH_SIZE // 2)
-            ]
-            sx, sy = frame.shape[1] / BOX_SPACE, frame.shape[0] / BOX_SPACE
+            found = search_blobs(frame, kind)
             for box in boxes:
-                card, conf, pair, scale = None, 0.0, None, 1.0
-                for blobs, scale in found:
-                    card, conf, pair = box_read(detector, frame, blobs, scale, box["box"], sx, sy)
-                    if card is not None:
-                        break
+                card, conf, pair, scale = read_box(detector, frame, found, box["box"])
                 yield BoxRead(path, kind, frame, card_code(box["card"]), card, conf, pair, scale)
+
+
+def search_blobs(frame: np.ndarray, kind: str) -> list[tuple[list[InkBlob], float]]:
+    """The ink blobs (and their scale) the index search finds in ``frame`` at its size
+    and at half of it; a photo of the ``black`` series is searched in its negative."""
+    seek = cv2.bitwise_not(frame) if kind == "black" else frame
+    return [
+        ink_blobs(seek, on_stock=False, size=size, least=INK_MIN)
+        for size in (SEARCH_SIZE, SEARCH_SIZE // 2)
+    ]
+
+
+def read_box(
+    detector: CardDetector,
+    frame: np.ndarray,
+    found: list[tuple[list[InkBlob], float]],
+    box: list[float],
+) -> tuple[str | None, float, tuple[InkBlob, InkBlob] | None, float]:
+    """(card, confidence, pair, scale) of an index ``box`` (the set's pixels) read with
+    the blobs of :func:`search_blobs`: at the search's size, then, where nothing read,
+    at half of it."""
+    sx, sy = frame.shape[1] / BOX_SPACE, frame.shape[0] / BOX_SPACE
+    card, conf, pair, scale = None, 0.0, None, 1.0
+    for blobs, scale in found:
+        card, conf, pair = box_read(detector, frame, blobs, scale, box, sx, sy)
+        if card is not None:
+            break
+    return card, conf, pair, scale
 
 
 def main(argv: list[str] | None = None) -> int:

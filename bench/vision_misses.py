@@ -15,6 +15,14 @@ corner indices lie (the boxes of ``index_boxes.json``, in the set's 640×640 pix
 
 Cards read that are not in view are counted apart (``read_not_there``). Series: the white
 phone deck, the black-and-gold phone deck, the webcam (``bench/photo_split.py``).
+
+``--handed`` tells finding from reading: each missed card's boxed indices are read as
+``bench/vision_index_reads.py`` reads a box, handed over (the search's pairs inside the
+box), and the miss is put in one more class by the surest read of its boxes:
+``handed_right`` (its card, at the tracker's 0.5 or more: lost to finding, hiding or
+dedup, not to reading), ``handed_weak`` (its card, below), ``handed_other`` (another
+card) or ``handed_none`` (no pair in its boxes reads as any card: lost to reading the
+index itself); the summary line gains those four counts.
 Meant for the development part: the held-out part is measured by its summary only.
 """
 
@@ -36,7 +44,7 @@ from photo_split import PARTS, in_part  # noqa: E402
 from vision_accuracy import label_of, load_frame  # noqa: E402
 
 from vision import CardDetector  # noqa: E402
-from vision.capture import card_code  # noqa: E402
+from vision.capture import COUNTED, card_code  # noqa: E402
 from vision.detector import Detection  # noqa: E402
 
 #: The set's images (and its boxes) are 640×640.
@@ -71,6 +79,18 @@ def kind_of_miss(
     return "other_card" if kinds else "no_outline"
 
 
+HANDED = ("handed_right", "handed_weak", "handed_other", "handed_none")
+
+
+def handed_kind(reads: list[tuple[str | None, float]], card: str) -> str:
+    """The class of a missed ``card`` by what its boxed indices read as handed over
+    (``reads``: (card or None, confidence) per box; see the module)."""
+    mine = max((c for r, c in reads if r == card), default=None)
+    if mine is not None:
+        return "handed_right" if mine >= COUNTED else "handed_weak"
+    return "handed_other" if any(r is not None for r, _ in reads) else "handed_none"
+
+
 def photos(root: Path, part: str, scenes: bool) -> list[tuple[Path, list[str]]]:
     """(photo, cards in view) of one part of the set."""
     if scenes:
@@ -98,7 +118,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--unstretch", action="store_true", help="photos at the shape they were taken at"
     )
+    ap.add_argument(
+        "--handed",
+        action="store_true",
+        help="also read each missed card's indices handed over: finding or reading?",
+    )
     args = ap.parse_args(argv)
+    # (imported here: vision_index_reads takes this module's helpers)
+    from vision_index_reads import read_box, search_blobs
+
     cv2.setNumThreads(1)
     all_boxes = json.loads((args.root / "index_boxes.json").read_text())
     detector = CardDetector()
@@ -111,12 +139,21 @@ def main(argv: list[str] | None = None) -> int:
         read = {d.card for d in dets if d.card}
         boxes = all_boxes.get(f"{path.parent.name}/{path.name}") or all_boxes.get(path.name, [])
         counts[(series(path.name), "read_not_there")] += len(read - set(truth))
+        found = None
         for card in truth:
             kind = "right" if card in read else kind_of_miss(card, boxes, dets, img.shape)
             counts[(series(path.name), kind)] += 1
+            handed = ""
+            if args.handed and kind != "right":
+                found = found or search_blobs(img, series(path.name))
+                mine = [b["box"] for b in boxes if card_code(b["card"]) == card]
+                reads = [read_box(detector, img, found, box)[:2] for box in mine]
+                handed = handed_kind(reads, card)
+                counts[(series(path.name), handed)] += 1
             if args.list and kind != "right":
-                print(f"{path.name} {card} {kind}")
+                print(f"{path.name} {card} {kind} {handed}".rstrip())
     kinds = ("right", "no_outline", "unread", "other_card", "read_not_there")
+    kinds += HANDED if args.handed else ()
     for s in ("white", "black", "webcam"):
         if any(counts[(s, k)] for k in kinds):
             print(f"vision_misses series={s} " + " ".join(f"{k}={counts[(s, k)]}" for k in kinds))
