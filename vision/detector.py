@@ -181,6 +181,11 @@ HALF_SPARE_LEAST = 0.6
 #: 0.6, 96 / 90 / 92 from 0.5 with two wrong reads more; no development photo's read
 #: changes from 0.6).
 FAINT_SPARE_LEAST = 0.6
+#: A card read from a pair with a glyph split off a longer component
+#: (:data:`vision.index_pairs.SPLIT_FROM`) is kept from this share, as the other added
+#: searches' reads are (:data:`HALF_SPARE_LEAST`): a glyph so cut out of a line or a
+#: neighbour's ink is weaker evidence than one standing alone.
+SPLIT_LEAST = 0.6
 #: At most this many card hypotheses are read in a close-up (:meth:`CardDetector._close_up`).
 CLOSE_UP_MOST = 48
 
@@ -705,6 +710,8 @@ class CardDetector:
         for r in sorted(reads, key=lambda r: -r.confidence):
             if r.confidence < least:
                 break
+            if r.confidence < SPLIT_LEAST and any(b.split for b in r.blobs):
+                continue
             ids = {id(b) for b in r.blobs}
             if r.card in seen or ids & used:
                 continue

@@ -15,6 +15,7 @@ from vision.detector import (
     CARD_SIZE,
     CORNER_MIN,
     SHIFTS,
+    SPLIT_LEAST,
     STEADY_FROM,
     STRETCH_DISCOUNT,
     STRETCHES,
@@ -735,6 +736,97 @@ def test_pairs_with_a_blob_in_shade_are_read_after_all_the_others(
     monkeypatch.setattr("vision.index_pairs.SHADED_PAIRS", 5)
     assert pairs_to_read(pairs, 96) == plain + shaded[:5]
     assert pairs_to_read(pairs, 4)[-5:] == shaded[:5]
+
+
+def suit_against_an_edge_frame() -> np.ndarray:
+    """White stock with a rank alone, and its suit below run into the soft grey shadow
+    line of the next card's edge (a fan seen by a webcam): darker than the ink the search
+    looks for, but fainter than the print, and far longer than any glyph."""
+    frame = np.full((480, 640, 3), 225, np.uint8)
+    frame[150:178, 300:318] = 30  # the rank
+    cv2.line(frame, (120, 208), (420, 178), (150, 150, 150), 5)  # the edge's shadow
+    cv2.circle(frame, (309, 200), 10, (30, 30, 30), -1)  # the suit, on the line
+    return frame
+
+
+def test_a_glyph_run_into_a_longer_line_is_split_off_by_its_darker_ink(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A suit run into the shadow line of the next card's edge made one component, too
+    long for a glyph, and the index lost its suit. The component is thresholded again
+    within itself, at its own Otsu level (at least SPLIT_FROM times the search's ink):
+    the print comes apart from the fainter line, marked as split off."""
+    blobs, _ = ink_blobs(suit_against_an_edge_frame(), on_stock=False)
+    plain = [b for b in blobs if not b.split]
+    split = [b for b in blobs if b.split]
+    assert [(round(b.cx), round(b.cy)) for b in plain] == [(308, 164)]  # the rank
+    assert [(round(b.cx), round(b.cy)) for b in split] == [(309, 200)]  # its suit
+    assert [(a.split, b.split) for a, b in index_pairs(blobs)] in ([(False, True)], [(True, False)])
+    monkeypatch.setattr("vision.index_pairs.SPLIT_FROM", 10.0)  # (no ink that dark)
+    assert ink_blobs(suit_against_an_edge_frame(), on_stock=False)[0] == plain
+
+
+class _ReadsThePair:
+    """A reader that reads ``card`` at ``confidence`` from the card hypothesis whose
+    rank and suit lie at ``rank`` and ``suit`` (frame pixels), and nothing elsewhere."""
+
+    def __init__(self, card: str, confidence: float, rank: tuple, suit: tuple) -> None:
+        self.card, self.confidence = card, confidence
+        self.rank, self.suit = np.array([*rank, 1.0]), np.array([*suit, 1.0])
+        self.model = GlyphModel.load()
+
+    def read_corner(self, m: np.ndarray, colour: bool = True, first_only: bool = False) -> CardRead:
+        rank, suit = m @ self.rank, m @ self.suit
+        at = np.array([RANK_AT, (RANK_AT[0], RANK_AT[1] + RANK_TO_SUIT)])
+        if np.abs(np.stack([rank[:2] / rank[2], suit[:2] / suit[2]]) - at).max() < 3:
+            return CardRead(self.card, self.confidence, (None,))
+        return CardRead(None, 0.0, (None,))
+
+
+@pytest.mark.parametrize(("confidence", "kept"), [(0.55, False), (0.65, True)])
+def test_a_card_read_with_a_split_off_glyph_is_kept_from_split_least(
+    monkeypatch: pytest.MonkeyPatch, confidence: float, kept: bool
+) -> None:
+    """A glyph cut out of a line is weaker evidence than one standing alone: a card read
+    with one is kept from SPLIT_LEAST (0.6), as the other added searches' reads are,
+    not from the tracker's 0.5."""
+    detector = CardDetector()
+    reader = _ReadsThePair("9S", confidence, (308.5, 164.0), (309.0, 200.0))
+    monkeypatch.setattr(detector, "reader", reader)
+    monkeypatch.setattr("vision.detector._corners_of", lambda frame, m: m)
+    monkeypatch.setattr(detector, "_by_first_pips", lambda frame, card, c, m: (card, c))
+    got = detector._from_index_pairs(suit_against_an_edge_frame(), [], CORNER_MIN)
+    assert [(d.card, d.confidence) for d in got] == ([("9S", confidence)] if kept else [])
+    assert SPLIT_LEAST == 0.6
+
+
+def test_pairs_with_a_glyph_split_off_are_read_after_all_the_others(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Pairs with a split-off glyph come after all others (after those with a blob in
+    shade), at most SPLIT_PAIRS: let in among them, a webcam fan's split parts took the
+    places of its own index pairs (two cards that had read at 0.8 and 0.7 lost)."""
+    whole = [InkBlob(100.0 + 40 * k, 100.0, 10, 10, 70) for k in range(12)]
+    whole += [InkBlob(100.0 + 40 * k, 112.0, 10, 10, 70) for k in range(12)]
+    parts = [InkBlob(100.0 + 40 * k, 300.0, 10, 10, 70) for k in range(12)]
+    parts += [InkBlob(100.0 + 40 * k, 312.0, 10, 10, 70, split=True) for k in range(12)]
+    pairs = index_pairs(parts + whole)
+    plain = [p for p in pairs if not (p[0].split or p[1].split)]
+    split = [p for p in pairs if p[0].split or p[1].split]
+    assert len(plain) == 12 and len(split) == 12
+    assert pairs.index(split[0]) < pairs.index(plain[0])  # likelier, and still read last
+    assert pairs_to_read(pairs, 96) == plain + split
+    monkeypatch.setattr("vision.index_pairs.SPLIT_PAIRS", 5)
+    assert pairs_to_read(pairs, 96) == plain + split[:5]
+
+
+def test_a_frames_squash_leaves_split_off_glyphs_out() -> None:
+    """A part cut out of a line is as flat or as tall as the line made it, not as the
+    frame shows glyphs: the squash is measured from whole blobs alone."""
+    true = blobs_shaped(1.0, 20)
+    flat = [replace(b, h=round(b.h * 0.6), split=True) for b in blobs_shaped(1.0, 40)]
+    assert frame_squash(true + flat) is None
+    assert frame_squash(true + [replace(b, split=False) for b in flat]) is not None
 
 
 def test_a_rank_beside_another_blob_of_its_size_may_be_half_a_ten() -> None:
