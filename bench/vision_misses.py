@@ -1,7 +1,7 @@
 """What the reader misses in the real-photo set, by kind and by shooting series.
 
     .venv/bin/python bench/vision_misses.py SET_DIR [--part dev-late] [--scenes] [--list]
-                                            [--unstretch]
+                                            [--unstretch] [--handed]
 
 SET_DIR is ``phone-photos-ccby`` (its ``singles/``, ``scenes/labels.json`` and
 ``index_boxes.json``). Each labelled card is put in one class, by where its printed

@@ -71,8 +71,8 @@ SPLIT_REACH = 4
 SPLIT_MOST = 200
 #: The pairs with a glyph so split off are read after all the others, at most this many
 #: (:func:`pairs_to_read`): let in among them, their parts took the places of a webcam
-#: fan's own pairs (development scenes: 96 pairs read of 323 -> 116 of 534, two cards
-#: lost that had read at 0.8 and 0.7).
+#: fan's own pairs (one development webcam photo: 96 pairs read of 323 -> 116 of 534,
+#: two cards lost that had read at 0.8 and 0.7).
 SPLIT_PAIRS = 24
 #: On a calibrated table, a blob is the table's own (grain, a knot, a stain) where the
 #: frame round it shows what the empty table showed: within this many grey levels on
