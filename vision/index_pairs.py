@@ -117,17 +117,14 @@ def ink_blobs(
     score, grey, stock, scale = _darker(frame_bgr, size)
     ink = (score > least).astype(np.uint8)
     n, labels, stats, cents = components.with_stats(ink)
-    sh, sw = ink.shape
     # an index is printed on card stock, among the brightest things in view; speckle on
     # a darker table is not looked at
     paper = percentile(grey[::4, ::4], 98)
     # every component measured at once (a webcam's speckle makes a thousand of them)
     x, y, bw, bh, area = (stats[1:, k] for k in range(5))
-    long, short = np.maximum(bw, bh), np.minimum(bw, bh)
-    keep = (GLYPH_MIN <= long) & (long <= GLYPH_MAX) & (short >= 3)
-    # cut by the frame: not a whole glyph
-    keep &= (x > 0) & (y > 0) & (x + bw < sw) & (y + bh < sh)
-    keep &= area >= 0.15 * bw * bh  # else a thin frame line or a picture's hatching
+    long = np.maximum(bw, bh)
+    # (below a sixth filled: a thin frame line or a picture's hatching)
+    keep = _glyph_shaped(x, y, bw, bh, area, ink.shape, 0.15)
     if table is not None and table.shape == ink.shape:
         keep &= ~_the_tables(grey, table, (x, y, bw, bh))
     cx, cy = cents[1:, 0], cents[1:, 1]
@@ -175,22 +172,35 @@ def _split_off(
     mine = labels[y0 : y0 + h, x0 : x0 + w] == label
     otsu, _ = cv2.threshold(sub[mine].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     part = ((sub > max(float(otsu), SPLIT_FROM * least)) & mine).astype(np.uint8)
-    n, _, stats, cents = components.with_stats(part)
-    sh, sw = score.shape
-    out = []
-    for j in range(1, n):
-        px, py, pw, ph, pa = (int(v) for v in stats[j])
-        if not (GLYPH_MIN <= max(pw, ph) <= GLYPH_MAX and min(pw, ph) >= 3):
-            continue
-        if pa < 0.3 * pw * ph:  # still a line's or a hatching's
-            continue
-        if px + x0 <= 0 or py + y0 <= 0 or px + x0 + pw >= sw or py + y0 + ph >= sh:
-            continue
-        cx, cy = float(cents[j][0] + x0), float(cents[j][1] + y0)
-        if at_least is not None and stock[int(cy), int(cx)] < at_least:
-            continue
-        out.append(InkBlob(cx, cy, pw, ph, pa, split=True))
-    return out
+    _, _, stats, cents = components.with_stats(part)
+    x, y, pw, ph, pa = (stats[1:, k] for k in range(5))
+    cx, cy = cents[1:, 0] + x0, cents[1:, 1] + y0
+    # (below three tenths filled: still a line's or a hatching's)
+    keep = _glyph_shaped(x + x0, y + y0, pw, ph, pa, score.shape, 0.3)
+    if at_least is not None:
+        keep &= stock[cy.astype(np.intp), cx.astype(np.intp)] >= at_least
+    return [
+        InkBlob(float(cx[j]), float(cy[j]), int(pw[j]), int(ph[j]), int(pa[j]), split=True)
+        for j in np.flatnonzero(keep)
+    ]
+
+
+def _glyph_shaped(
+    x: np.ndarray,
+    y: np.ndarray,
+    w: np.ndarray,
+    h: np.ndarray,
+    area: np.ndarray,
+    shape: tuple[int, ...],
+    fill: float,
+) -> np.ndarray:
+    """Which components (their boxes and areas, in a working copy of ``shape``) could be
+    a glyph: a glyph's size, not cut by the frame's edge (no whole glyph), and filling at
+    least ``fill`` of their box."""
+    long, short = np.maximum(w, h), np.minimum(w, h)
+    keep = (GLYPH_MIN <= long) & (long <= GLYPH_MAX) & (short >= 3)
+    keep &= (x > 0) & (y > 0) & (x + w < shape[1]) & (y + h < shape[0])
+    return keep & (area >= fill * w * h)
 
 
 def _darker(
