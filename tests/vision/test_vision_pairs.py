@@ -884,7 +884,9 @@ def test_a_small_red_card_on_a_white_board_is_found_at_the_fainter_ink(
     """Four cards about 210 px tall on a board as white as their stock: none has an
     outline, and three are read by their indices alone. The small ace of hearts' thin
     red "A" is too faint for the first search's ink; searched again at the fainter ink
-    (outside the cards read), it is found too. Without that search it is missed."""
+    (outside the cards read), it is found too; the fainter search beside the cards read
+    (``FAINT_BESIDE_INK``, a red index under the next card) finds it as well. Without
+    either it is missed."""
     import vision.detector as detector_module
 
     specs = [  # (bench/vision_white_board.py's draw, cards 200-240 px tall)
@@ -900,6 +902,8 @@ def test_a_small_red_card_on_a_white_board_is_found_at_the_fainter_ink(
 
     assert counted() == {"AH", "4D", "5D", "AS"}
     monkeypatch.setattr(detector_module, "FAINT_SPARE_LEAST", 1.1)  # nothing kept from it
+    assert counted() == {"AH", "4D", "5D", "AS"}
+    monkeypatch.setattr(detector_module, "FAINT_BESIDE_LEAST", 1.1)
     assert counted() == {"4D", "5D", "AS"}
 
 
