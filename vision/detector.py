@@ -162,7 +162,9 @@ FAINT_INK = 48
 #: beside them already. Development scenes (read, counted; wrong counted): 90.2 %, 88.9 %;
 #: 16 without; 90.6 %, 89.4 %; 16 with (three webcam red cards under the next of a fan:
 #: 7H, 3D, QD). Kept at black reads too: 90.7 %, 89.5 %; 17 (a nine of diamonds' pale
-#: suit read as a spade at 0.68); at ink 48, 90.6 %, 89.4 %; 18; at 40, 90.4 %, 89.2 %; 16.
+#: suit read as a spade at 0.68); at ink 48, 90.6 %, 89.4 %; 18; at 40, 90.4 %, 89.2 %; 16
+#: (48 measured with the search run wherever a card read, which at 36 and 40 read the
+#: same as run only in the frames searched beside the cards).
 FAINT_BESIDE_INK = 36
 FAINT_BESIDE_LEAST = 0.6
 #: The suits that search keeps in a frame with colour (in a grey one, every suit).
@@ -553,9 +555,8 @@ class CardDetector:
         outside the cards read, in a frame already searched beside them (cards half
         covered, or bare stock): a webcam's red index under the next card of a fan can be
         paler than the search's ink (its grey close to the stock's). In a frame with
-        colour only red reads are
-        kept: black ink is printed dark, and pale "black" ink is grain or a red index's
-        shadowed neighbour read with the wrong suit."""
+        colour only red reads are kept: black ink is printed dark, and pale "black" ink
+        is grain, or a red index's pale suit read as a black one."""
         faint = self._from_index_pairs(
             frame_bgr, found, FAINT_BESIDE_LEAST, ink=FAINT_BESIDE_INK, most=FAINT_PAIRS
         )
