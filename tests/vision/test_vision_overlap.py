@@ -438,13 +438,10 @@ def test_a_fans_next_index_is_not_the_top_cards_other_index_read_again() -> None
     assert counted <= {s.card for s in fan}
 
 
-#: A fan of five on a grey cloth (FAN_OF_FIVE's places), two red cards under the next.
+#: :data:`FAN_OF_FIVE`'s places (laid on a grey cloth below), two red cards under the next.
 PALE_FAN = [
-    CardSpec("7S", (549.1, 494.7), 288.0, 98.8),
-    CardSpec("5H", (628.1, 507.0), 288.0, 105.2),
-    CardSpec("8C", (707.1, 519.2), 288.0, 111.6),
-    CardSpec("6D", (786.0, 531.5), 288.0, 117.9),
-    CardSpec("2C", (865.0, 543.7), 288.0, 124.3),
+    replace(spec, card=card)
+    for spec, card in zip(FAN_OF_FIVE, ("7S", "5H", "8C", "6D", "2C"), strict=True)
 ]
 
 
