@@ -69,6 +69,11 @@ SHADED_PAIRS = 16
 SPLIT_FROM = 1.5
 SPLIT_REACH = 4
 SPLIT_MOST = 200
+#: A glyph fills at least this share of its box (less: a thin frame line or a picture's
+#: hatching, which a sparse component is looked into for); a part split off, at least
+#: ``SPLIT_FILL`` (less: still the line's or the hatching's).
+GLYPH_FILL = 0.15
+SPLIT_FILL = 0.3
 #: The pairs with a glyph so split off are read after all the others, at most this many
 #: (:func:`pairs_to_read`): let in among them, their parts took the places of a webcam
 #: fan's own pairs (one development webcam photo: 96 pairs read of 323 -> 116 of 534,
@@ -123,8 +128,7 @@ def ink_blobs(
     # every component measured at once (a webcam's speckle makes a thousand of them)
     x, y, bw, bh, area = (stats[1:, k] for k in range(5))
     long = np.maximum(bw, bh)
-    # (below a sixth filled: a thin frame line or a picture's hatching)
-    keep = _glyph_shaped(x, y, bw, bh, area, ink.shape, 0.15)
+    keep = _glyph_shaped(x, y, bw, bh, area, ink.shape, GLYPH_FILL)
     if table is not None and table.shape == ink.shape:
         keep &= ~_the_tables(grey, table, (x, y, bw, bh))
     cx, cy = cents[1:, 0], cents[1:, 1]
@@ -148,7 +152,7 @@ def ink_blobs(
     ]
     # too long (a glyph and a line run together) or too sparse for a glyph, within reach
     joined = (long > GLYPH_MAX) & (long <= SPLIT_REACH * GLYPH_MAX)
-    joined |= (GLYPH_MIN <= long) & (long <= GLYPH_MAX) & (area < 0.15 * bw * bh)
+    joined |= (GLYPH_MIN <= long) & (long <= GLYPH_MAX) & (area < GLYPH_FILL * bw * bh)
     at_least = STOCK_SHARE * paper if on_stock else None
     for i in np.flatnonzero(joined)[:SPLIT_MOST]:
         out += _split_off(score, labels, stats[i + 1], i + 1, least, stock, at_least)
@@ -175,8 +179,7 @@ def _split_off(
     _, _, stats, cents = components.with_stats(part)
     x, y, pw, ph, pa = (stats[1:, k] for k in range(5))
     cx, cy = cents[1:, 0] + x0, cents[1:, 1] + y0
-    # (below three tenths filled: still a line's or a hatching's)
-    keep = _glyph_shaped(x + x0, y + y0, pw, ph, pa, score.shape, 0.3)
+    keep = _glyph_shaped(x + x0, y + y0, pw, ph, pa, score.shape, SPLIT_FILL)
     if at_least is not None:
         keep &= stock[cy.astype(np.intp), cx.astype(np.intp)] >= at_least
     return [
