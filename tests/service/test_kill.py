@@ -34,6 +34,7 @@ CHILD = textwrap.dedent(
             referee.command(payload["name"], args, at=at, source="test")
         h = referee.match.hand
         print("ok", referee.last_seq, len(h.trick), flush=True)
+        sys.stdin.readline()  # the parent's go-ahead (at most one input past the kill)
     print("finished", flush=True)
     """
 )
@@ -51,13 +52,20 @@ def test_sigkill_mid_trick_then_restart_gives_the_uninterrupted_result(tmp_path)
     script.write_text(CHILD)
     env = {**os.environ, "PYTHONPATH": os.getcwd()}
 
+    # In step with the child: a go-ahead after each input it acknowledges, so a slow
+    # parent (tests on both cores) cannot let it finish the match before the kill; the
+    # kill follows the last go-ahead at once, landing while the next input is handled.
     child = subprocess.Popen([sys.executable, str(script), str(path), str(inputs_file)],
-                             stdout=subprocess.PIPE, text=True, env=env)
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
     killed_at = None
-    assert child.stdout is not None
+    assert child.stdout is not None and child.stdin is not None
     for line in child.stdout:
         parts = line.split()
-        if parts[0] == "ok" and int(parts[1]) >= 80 and 0 < int(parts[2]) < 4:
+        if parts[0] != "ok":
+            break
+        child.stdin.write("\n")
+        child.stdin.flush()
+        if int(parts[1]) >= 80 and 0 < int(parts[2]) < 4:
             child.send_signal(signal.SIGKILL)
             killed_at = int(parts[1])
             break
@@ -69,7 +77,8 @@ def test_sigkill_mid_trick_then_restart_gives_the_uninterrupted_result(tmp_path)
     assert survived >= killed_at  # everything acknowledged is still there
 
     done = subprocess.run([sys.executable, str(script), str(path), str(inputs_file)],
-                          capture_output=True, text=True, env=env, timeout=120)
+                          input="\n" * len(fed), capture_output=True, text=True, env=env,
+                          timeout=120)
     assert done.returncode == 0 and "finished" in done.stdout
 
     with Journal.open(path) as j:
