@@ -489,24 +489,16 @@ class CardDetector:
         retries = (
             # a close-up: its index is too big for the search's working copy (the
             # stock round a glyph is judged within a window narrower than it)
-            (SEARCH_SIZE // 2, 0.0, INK_MIN, MAX_PAIRS, False),
+            (SEARCH_SIZE // 2, 0.0, INK_MIN, MAX_PAIRS),
             # pale ink (a red index in grey), at both sizes
-            (SEARCH_SIZE, CORNER_MIN, FAINT_INK, FAINT_PAIRS, False),
-            (SEARCH_SIZE // 2, FAINT_HALF_LEAST, FAINT_INK, FAINT_PAIRS, False),
-            # a pale red index in colour, by the frame's darkest channel (thirty-second
-            # round): red ink stands out there as far as its colour takes it, grain no
-            # more than in grey (its channels are about alike)
-            (SEARCH_SIZE, CORNER_MIN, INK_MIN, MAX_PAIRS, True),
+            (SEARCH_SIZE, CORNER_MIN, FAINT_INK, FAINT_PAIRS),
+            (SEARCH_SIZE // 2, FAINT_HALF_LEAST, FAINT_INK, FAINT_PAIRS),
         )
-        for size, least, ink, most, red in retries:
+        for size, least, ink, most in retries:
             if any(d.card and all(d is not w for w in weak) for d in out):
                 break
-            if red and not self._colour:
-                continue
             unread = [d for d in out if not d.card]
-            more = self._from_index_pairs(
-                frame_bgr, unread, least, size, ink=ink, most=most, red=red
-            )[:1]
+            more = self._from_index_pairs(frame_bgr, unread, least, size, ink=ink, most=most)[:1]
             if more and (not weak or more[0].confidence > weak[0].confidence):
                 out = unread + more
                 weak = [d for d in more if d.confidence < CORNER_MIN]
@@ -564,24 +556,11 @@ class CardDetector:
         covered, or bare stock): a webcam's red index under the next card of a fan can be
         paler than the search's ink (its grey close to the stock's). In a frame with
         colour only red reads are kept: black ink is printed dark, and pale "black" ink
-        is grain, or a red index's pale suit read as a black one. There, a search by the
-        frame's darkest channel (``red``, :func:`vision.index_pairs.ink_blobs`) at the
-        search's own ink comes first: a pale red index is darker in its green and blue
-        than in its grey, grain is not, so it finds another set of blobs on the same
-        stock, and the pairs a knit cloth's speckle crowded out of the grey searches
-        (thirty-second round)."""
-        reds: list[Detection] = []
-        if self._colour:
-            reds = self._from_index_pairs(
-                frame_bgr, found, FAINT_BESIDE_LEAST, most=MAX_PAIRS, red=True
-            )
-            reds = [d for d in reds if (d.card or "-")[-1] in FAINT_BESIDE_SUITS]
+        is grain, or a red index's pale suit read as a black one."""
         faint = self._from_index_pairs(
-            frame_bgr, found + reds, FAINT_BESIDE_LEAST, ink=FAINT_BESIDE_INK, most=FAINT_PAIRS
+            frame_bgr, found, FAINT_BESIDE_LEAST, ink=FAINT_BESIDE_INK, most=FAINT_PAIRS
         )
-        return reds + [
-            d for d in faint if not self._colour or (d.card or "-")[-1] in FAINT_BESIDE_SUITS
-        ]
+        return [d for d in faint if not self._colour or (d.card or "-")[-1] in FAINT_BESIDE_SUITS]
 
     def _settle_disputes(self, found: list[Detection]) -> list[Detection]:
         """``found`` with each outline whose corners read two cards (read straight or
@@ -704,7 +683,6 @@ class CardDetector:
         negative: bool = False,
         ink: int = INK_MIN,
         most: int = MAX_PAIRS,
-        red: bool = False,
     ) -> list[Detection]:
         """Cards found by a corner index alone (:mod:`vision.index_pairs`) outside the
         cards already read: the best read of each pair of blobs (either way up), each
@@ -719,8 +697,7 @@ class CardDetector:
             on_stock=bool(whole) and not negative,
             size=size,
             least=ink,
-            table=self._table_view(frame_bgr.shape, size, negative, red),
-            red=red,
+            table=self._table_view(frame_bgr.shape, size, negative),
         )
         self._squash = frame_squash(blobs)
         # ink on a card already read is its index, its pips or its picture
@@ -942,9 +919,7 @@ class CardDetector:
             return card, CORNER_MIN
         return card, confidence
 
-    def _table_view(
-        self, shape: tuple[int, ...], size: int, negative: bool, red: bool = False
-    ) -> np.ndarray | None:
+    def _table_view(self, shape: tuple[int, ...], size: int, negative: bool) -> np.ndarray | None:
         """The empty table as an index search of a frame of ``shape`` at ``size`` sees it
         (:func:`vision.index_pairs.table_grey`), or None uncalibrated (or where the empty
         table is another size than the frame). Where a frame shows it, its blobs are the
@@ -955,10 +930,10 @@ class CardDetector:
             return None
         if self._table_views_of is not empty:
             self._table_views, self._table_views_of = {}, empty
-        key = (size, negative, red)
+        key = (size, negative)
         if key not in self._table_views:
             self._table_views[key] = table_grey(
-                cv2.bitwise_not(empty) if negative else empty, size, red
+                cv2.bitwise_not(empty) if negative else empty, size
             )
         return self._table_views[key]
 

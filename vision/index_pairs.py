@@ -106,7 +106,6 @@ def ink_blobs(
     size: int = SEARCH_SIZE,
     least: int = INK_MIN,
     table: np.ndarray | None = None,
-    red: bool = False,
 ) -> tuple[list[InkBlob], float]:
     """Compact ink blobs darker than the stock round them, and the working scale;
     ``on_stock`` keeps only those on stock about as bright as the brightest paper in
@@ -115,13 +114,12 @@ def ink_blobs(
     on it (marked ``shaded``, paired last by :func:`pairs_to_read`); ``least``, how much
     darker than its stock ink is (of 255). ``table``: the empty table as the search sees
     it (:func:`table_grey`, the same size): a blob where the frame shows the empty table
-    is the table's own, not looked at (:data:`TABLE_SAME`). ``red``: darkness taken
-    from the frame's darkest channel, not its grey (:func:`_darker`).
+    is the table's own, not looked at (:data:`TABLE_SAME`).
 
     How much darker than the stock round it each pixel is, as a share of that stock's
     brightness (the grey closed over a window wider than any glyph), so a dim photo's
     index stands out as well as a bright one's."""
-    score, grey, stock, scale = _darker(frame_bgr, size, red)
+    score, grey, stock, scale = _darker(frame_bgr, size)
     ink = (score > least).astype(np.uint8)
     n, labels, stats, cents = components.with_stats(ink)
     # an index is printed on card stock, among the brightest things in view; speckle on
@@ -209,22 +207,16 @@ def _glyph_shaped(
 
 
 def _darker(
-    frame_bgr: np.ndarray, size: int, red: bool = False
+    frame_bgr: np.ndarray, size: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """(how much darker than the stock round it each pixel is, of 255; the grey working
-    copy; the stock's brightness; its scale) for :func:`ink_blobs`. ``red``: the working
-    copy is each pixel's darkest channel, not its grey: a pale red index (salmon on white
-    stock, a phone's washed-out close-up) is little darker than its stock in grey, far
-    darker in its green and blue."""
+    copy; the stock's brightness; its scale) for :func:`ink_blobs`."""
     h, w = frame_bgr.shape[:2]
     scale = min(1.0, size / max(h, w))
     small = cv2.resize(
         frame_bgr, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA
     )
-    if red:
-        grey = cv2.min(cv2.min(small[..., 0], small[..., 1]), small[..., 2])
-    else:
-        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     # the stock's brightness at half size (it is smooth, and the closing costs a quarter)
     gh, gw = grey.shape
     half = cv2.resize(grey, (gw // 2, gh // 2), interpolation=cv2.INTER_AREA)
@@ -235,11 +227,11 @@ def _darker(
     return np.clip(darker * 255, 0, 255).astype(np.uint8), grey, stock, scale
 
 
-def table_grey(empty_bgr: np.ndarray, size: int = SEARCH_SIZE, red: bool = False) -> np.ndarray:
+def table_grey(empty_bgr: np.ndarray, size: int = SEARCH_SIZE) -> np.ndarray:
     """The empty table as :func:`ink_blobs` sees a frame of the same camera (its grey
     working copy at ``size``): its ``table``. Worked out once per calibration (the
     detector keeps it)."""
-    return _darker(empty_bgr, size, red)[1]
+    return _darker(empty_bgr, size)[1]
 
 
 def _the_tables(grey: np.ndarray, table: np.ndarray, stats: tuple[np.ndarray, ...]) -> np.ndarray:

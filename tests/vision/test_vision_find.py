@@ -380,43 +380,6 @@ def test_a_pale_index_in_a_frame_where_nothing_read_is_searched_for_again(
     assert [d.card for d in CardDetector().detect(frame) if d.card] == []
 
 
-def pink_close_up(card: str, turn: int, pale: float) -> np.ndarray:
-    """:func:`close_up` in colour whose red ink is printed pink: ``pale`` of its darkness
-    kept in green and blue, a tenth in red (a phone's washed-out close-up of a red
-    index: salmon on white, its grey little darker than the stock)."""
-    face = card_face(card).astype(np.float32)
-    h, w = face.shape[:2]
-    part = np.rot90(face[int(0.02 * h) : int(0.55 * h), int(0.03 * w) :], turn)
-    part = 255 - (255 - part) * np.array((pale, pale, 0.1), np.float32)  # BGR
-    img = cv2.resize(part, (1280, 960) if part.shape[1] > part.shape[0] else (960, 1280))
-    return camera(np.clip(img, 0, 255).astype(np.uint8), np.random.default_rng(turn), glare=False)
-
-
-@pytest.mark.parametrize(
-    ("card", "turn", "pale"), [("KD", 0, 0.35), ("AH", 0, 0.3), ("5H", 1, 0.4)]
-)
-def test_a_pink_index_where_nothing_read_is_searched_for_by_the_darkest_channel(
-    monkeypatch: pytest.MonkeyPatch, card: str, turn: int, pale: float
-) -> None:
-    """Where nothing read in a colour frame, the last search takes each pixel's darkest
-    channel for its darkness (``red``): a pink index is read from it even with the
-    fainter searches held to the search's own ink; searched by grey alone, it is not."""
-    import vision.detector as detector_module
-
-    frame = pink_close_up(card, turn, pale)
-    monkeypatch.setattr(detector_module, "FAINT_INK", INK_MIN)
-    dets = [d for d in CardDetector().detect(frame) if d.card]
-    assert [d.card for d in dets] == [card]
-    assert dets[0].confidence < 0.9
-    by_grey = detector_module.ink_blobs
-
-    def grey_only(*a, red: bool = False, **k):  # noqa: ANN002, ANN003, ANN202, ARG001
-        return by_grey(*a, **k)
-
-    monkeypatch.setattr(detector_module, "ink_blobs", grey_only)
-    assert [d.card for d in CardDetector().detect(frame) if d.card] == []
-
-
 def pale_grey_big_index(card: str, turn: int, pale: float) -> np.ndarray:
     """A pale grey close-up nearer still: the card's top-left quarter fills the frame, so
     its index is big as well as faint (``pale`` of its ink's darkness kept)."""
@@ -465,7 +428,6 @@ def test_a_weak_first_index_read_gives_way_to_a_surer_one_from_a_later_search(
         negative: bool = False,
         ink: int = INK_MIN,
         most: int = 96,
-        red: bool = False,
     ) -> list:  # noqa: E501
         if negative or found and any(d.card for d in found):
             return []

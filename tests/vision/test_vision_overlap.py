@@ -445,21 +445,17 @@ PALE_FAN = [
 ]
 
 
-def fan_with_pale_cards(
-    pale_cards: set[str], pale: float = 0.3, seed: int = 1, pink: bool = False
-) -> np.ndarray:
+def fan_with_pale_cards(pale_cards: set[str], pale: float = 0.3, seed: int = 1) -> np.ndarray:
     """:data:`PALE_FAN` where the cards named are printed pale (``pale`` of their ink's
     darkness against the stock kept), as a webcam shows a red index: its grey only a
-    little darker than the stock's. ``pink``: the red channel keeps a tenth only (pale
-    red ink, nearly as bright as the stock in red, darker in green and blue)."""
+    little darker than the stock's."""
     rng = np.random.default_rng(seed)
     img = table(rng, (1280, 960), (190, 200, 205))
     stock = np.array((235, 240, 242), np.float32)
-    keep = np.array((pale, pale, 0.1 if pink else pale), np.float32)  # BGR
     for spec in PALE_FAN:
         face = card_face(spec.card)
         if spec.card in pale_cards:
-            face = np.clip(stock - (stock - face.astype(np.float32)) * keep, 0, 255)
+            face = np.clip(stock - (stock - face.astype(np.float32)) * pale, 0, 255)
             face = face.astype(np.uint8)
         place(img, face, spec.center, spec.height_px, spec.angle_deg, rng, card=spec.card)
     return camera(img, rng, glare=False)
@@ -502,24 +498,3 @@ def test_a_pale_black_index_is_kept_from_the_fainter_search_only_in_a_grey_frame
     assert counted_cards(frame) == {"7S", "5H", "8C", "6D", "2C"}
     monkeypatch.setattr(detector_module, "FAINT_BESIDE_INK", INK_MIN)
     assert "8C" not in counted_cards(grey)
-
-
-def test_pink_indices_beside_the_cards_read_are_found_by_the_darkest_channel(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The fan with its five of hearts and six of diamonds printed pink (pale red: their
-    red channel about the stock's). With the fainter search held to the search's own ink,
-    the search by the frame's darkest channel (``red``) still reads both; with every
-    search by grey alone, neither is."""
-    import vision.detector as detector_module
-
-    frame = fan_with_pale_cards({"5H", "6D"}, pale=0.4, pink=True)
-    monkeypatch.setattr(detector_module, "FAINT_BESIDE_INK", INK_MIN)
-    assert counted_cards(frame) == {"7S", "5H", "8C", "6D", "2C"}
-    by_grey = detector_module.ink_blobs
-
-    def grey_only(*a, red: bool = False, **k):  # noqa: ANN002, ANN003, ANN202, ARG001
-        return by_grey(*a, **k)
-
-    monkeypatch.setattr(detector_module, "ink_blobs", grey_only)
-    assert counted_cards(frame) == {"7S", "8C", "2C"}
