@@ -89,6 +89,48 @@ def read_pips(card_bgr: np.ndarray, model: GlyphModel) -> Pips | None:
     return Pips(vote, count)
 
 
+#: An ace's one pip: its centre within this share of the card's width and height of the
+#: card's middle, and its height within this range (shares of the card's height): bigger
+#: than a spot card's pips (:func:`read_pips` leaves it out), a fancy ace of spades' much
+#: bigger still.
+ACE_PIP_OFF = 0.12
+ACE_PIP_HEIGHT = (0.1, 0.5)
+
+
+def ace_pip(card_bgr: np.ndarray, model: GlyphModel) -> np.ndarray | None:
+    """The suit votes (over SUITS without "junk") of a rectified ace's one pip in the
+    middle of its body, as it lies and turned end for end (two rows), or None where no
+    such pip lies there. An ace has no row of pips for :func:`read_pips` to count; its
+    big pip is the only check on what both its corners say (two small club indices in a
+    grey frame read as diamonds, surely, beside a big club in the middle). Which way up
+    it was printed the corners cannot tell (a card turned end for end shows the same
+    indices), so both ways are read."""
+    h, w = card_bgr.shape[:2]
+    x0, x1 = int(w * BODY_X0), int(w * BODY_X1)
+    y0, y1 = int(h * BODY_Y0), int(h * BODY_Y1)
+    ink, _, _, _ = ink_score(card_bgr[y0:y1, x0:x1])
+    n, labels, stats, cents = components.with_stats(ink)
+    best, best_area = None, 0
+    for i in range(1, n):
+        x, y, cw, ch, area = (int(v) for v in stats[i])
+        cx, cy = (x0 + float(cents[i][0])) / w, (y0 + float(cents[i][1])) / h
+        if abs(cx - 0.5) > ACE_PIP_OFF or abs(cy - 0.5) > ACE_PIP_OFF:
+            continue
+        if not (ACE_PIP_HEIGHT[0] * h <= ch <= ACE_PIP_HEIGHT[1] * h) or not (
+            0.6 <= cw / ch <= 1.4
+        ):
+            continue
+        mask = (labels[y : y + ch, x : x + cw] == i).astype(np.uint8) * 255
+        if area < 0.75 * _hull_area(mask) or area <= best_area:
+            continue
+        best, best_area = mask, area
+    if best is None:
+        return None
+    up = glyphs.normalise(best)
+    both = model.suit_proba(glyphs.features(np.stack([up, up[::-1, ::-1]])))
+    return both[:, : len(SUITS) - 1]
+
+
 #: Beside a spot card's top-left index lie its first pips (the top of its left column,
 #: or of its middle one on a two or three), twice the index suit's size: where a card is
 #: read from its index alone, they are often all of its body that shows (a fan leaves the

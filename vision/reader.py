@@ -11,7 +11,7 @@ from vision import glyphs
 from vision.index import IndexGlyphs, corners, find_index
 from vision.levels import percentile, percentiles
 from vision.model import BLACK_SUITS, RANKS, SUITS, DeckGlyphs, GlyphModel
-from vision.pips import Pips, read_pips
+from vision.pips import Pips, ace_pip, read_pips
 
 #: Ink at least this much redder (Lab a*) than the paper is red ink, give or take
 #: RED_SPREAD (the sigmoid's scale).
@@ -260,6 +260,22 @@ FACES = ("J", "Q", "K")
 #: better frame; the second only stops the read counting as sure.
 PIPS_CONTRADICT = 0.3
 PIPS_SHORT = 0.6
+#: An ace read surely is held to PIPS_SHORT where its one big pip reads as another suit
+#: at least this surely (:func:`vision.pips.ace_pip`).
+ACE_PIP_SURE = 0.8
+
+
+def _other_suit(votes: np.ndarray, suit: int) -> bool:
+    """Whether an ace's big pip, read as it lies and turned end for end (``votes``, two
+    rows, :func:`vision.pips.ace_pip`), is surely of another suit than ``suit``. A
+    diamond reads alike both ways round, so one way read surely as another suit rules
+    it out; the other suits' pips turned read as something else (the model reads an
+    upturned spade as a diamond), so both ways must rule the suit out, and one read
+    surely as another."""
+    other = np.delete(votes, suit, axis=1).max(axis=1) > ACE_PIP_SURE
+    if SUITS[suit] == "D":
+        return bool(other.any())
+    return bool(votes[:, suit].max() < 1 - ACE_PIP_SURE and other.any())
 
 
 def pip_cap(rank: str, pips: Pips | None) -> float:
@@ -611,6 +627,10 @@ class CardReader:
         if pips is not None and pips.count >= 2 and pips.suit_proba.max() > 0.8:
             if SUITS[int(pips.suit_proba.argmax())] != res.card[-1]:
                 cap = min(cap, PIPS_SHORT)  # the pips show another suit
+        elif res.card[0] == "A" and res.confidence >= SURE:
+            ace = ace_pip(card_bgr, self.model)
+            if ace is not None and _other_suit(ace, SUITS.index(res.card[-1])):
+                cap = min(cap, PIPS_SHORT)  # the ace's big pip is of another suit
         if dark:
             cap = min(cap, DARK_MOST)
         return CardRead(res.card, min(res.confidence, cap), res.corners, negative=dark)

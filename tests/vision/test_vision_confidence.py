@@ -233,3 +233,49 @@ def test_a_sure_grey_head_overrules_the_shape_but_never_makes_a_sure_read(
     assert out.sum() == pytest.approx(1.0)
     assert LONE_CORNER * out.max() >= TrackerConfig().min_confidence
     assert out.max() < SURE
+
+
+def ace_with_pip_of(index_card: str, pip_card: str, style: int, turn: int) -> np.ndarray:
+    """A rendered ace whose corners are ``index_card``'s and whose big middle pip is
+    ``pip_card``'s (turned end for end ``turn`` times two quarters), in grey: two corner
+    indices that agree on a suit the body does not show."""
+    def face(card: str) -> np.ndarray:
+        return cv2.resize(card_face(card, style), (200, 300), interpolation=cv2.INTER_AREA)
+
+    out = face(index_card)
+    out[75:225, 45:155] = face(pip_card)[75:225, 45:155]
+    out = np.rot90(out, turn).copy()
+    return cv2.cvtColor(cv2.cvtColor(out, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+
+
+@pytest.mark.parametrize(
+    ("index_card", "pip_card", "style"),
+    [("AD", "AC", 0), ("AH", "AC", 3), ("AS", "AD", 3), ("AC", "AH", 0), ("AD", "AS", 1)],
+)
+@pytest.mark.parametrize("turn", [0, 2])
+def test_an_ace_whose_big_pip_shows_another_suit_is_never_sure(
+    monkeypatch: pytest.MonkeyPatch, index_card: str, pip_card: str, style: int, turn: int
+) -> None:
+    """An ace has no row of pips to count, so its one big pip is read instead: where it
+    reads surely as another suit (either way up, as a diamond reads alike both ways) the
+    corners' agreement is held to PIPS_SHORT, still counted, never sure (a small ace of
+    clubs on a white board, in grey, read from both corners as the ace of diamonds at
+    0.91). Without the check the read is sure."""
+    import vision.reader as reader_module
+
+    reader = CardReader()
+    card = ace_with_pip_of(index_card, pip_card, style, turn)
+    read = reader.read(card, colour=False)
+    assert read.card == index_card
+    assert TrackerConfig().min_confidence <= read.confidence <= PIPS_SHORT
+    monkeypatch.setattr(reader_module, "ACE_PIP_SURE", 1.0)
+    assert reader.read(card, colour=False).confidence >= SURE
+
+
+@pytest.mark.parametrize("style", [0, 1, 2, 3, 4, 5])
+@pytest.mark.parametrize("suit", ["H", "D", "C"])
+@pytest.mark.parametrize("turn", [0, 2])
+def test_an_ace_whose_big_pip_is_its_own_suit_stays_sure(style: int, suit: str, turn: int) -> None:
+    """Its own pip, either way up, takes nothing from two agreeing corners."""
+    card = ace_with_pip_of("A" + suit, "A" + suit, style, turn)
+    assert CardReader().read(card, colour=False).confidence >= SURE
