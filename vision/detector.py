@@ -92,12 +92,6 @@ CARD_SIZE = (200, 300)
 #: their cards (earlier development part 30.8 % -> 39.0 %, 12 -> 22 wrong; later part,
 #: not looked at while choosing, 15.1 % -> 22.0 %, 3 -> 4 wrong; none of them sure).
 CORNER_MIN = 0.5
-#: The index search's working size where nothing else counts, last of all: cards under
-#: the documented least size (200 px tall in a 1280 px frame) lying on stock as white as
-#: theirs have index glyphs of 7 px or so at :data:`SEARCH_SIZE`, a rank run into its
-#: suit; at twice that size they stand apart (``bench/vision_white_board.py --sizes 110
-#: 170``: 21 -> 38 % of the cards read on the board, 28 -> 41 in grey).
-SMALL_SEARCH_SIZE = 2 * SEARCH_SIZE
 #: The same for a card found by its index alone, and the most such a read may claim.
 INDEX_MIN = 0.0
 INDEX_MOST = 0.8
@@ -516,15 +510,6 @@ class CardDetector:
             # cards give no outline even in the negative (lying against each other, or
             # against a keyboard, seen at a slant)
             out += self._from_index_pairs(frame_bgr, out, CORNER_MIN, negative=True)
-        if not any(d.card and d.confidence >= CORNER_MIN for d in out):
-            # still nothing counts: maybe cards too small for the search's working copy
-            # (their rank runs into their suit there), searched at twice its size
-            # (thirty-second round; after the dark deck's searches, which a light card's
-            # read would keep from running)
-            unread = [d for d in out if not d.card]
-            more = self._from_index_pairs(frame_bgr, unread, CORNER_MIN, SMALL_SEARCH_SIZE)[:1]
-            if more:
-                out = unread + more
         out = _one_per_card(out)
         searched = False
         if small is None:  # (with a plane the masks are in view pixels: not yet used)

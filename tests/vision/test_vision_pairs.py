@@ -1125,27 +1125,3 @@ def test_a_pair_read_as_nothing_is_read_in_the_true_shape_once_a_weak_one_showed
     assert read((None, 0.0), ("9C", 0.7)) == (None, 0.0)
     assert read(("6H", 0.4), ("6H", 0.8)) == ("6H", 0.8)  # the same card, sure: shown
     assert read((None, 0.0), ("9C", 0.7)) == ("9C", 0.7)
-
-
-@pytest.mark.parametrize(
-    ("card", "height", "angle", "seed"),
-    [("AS", 159.2, 154.3, 706), ("7H", 152.5, 76.9, 712), ("JS", 162.4, 203.4, 726)],
-)
-def test_a_card_too_small_for_the_searchs_working_copy_is_searched_at_twice_its_size(
-    monkeypatch: pytest.MonkeyPatch, card: str, height: float, angle: float, seed: int
-) -> None:
-    """One card about 160 px tall (under the documented least) on a board as white as
-    its stock: no outline, and at the search's working size its index glyphs are 7 px
-    or so, the rank run into the suit. Where nothing else counts, the search runs last at
-    twice that size (``SMALL_SEARCH_SIZE``, bench/vision_white_board.py's draw) and
-    reads the card; without that run nothing counts."""
-    import vision.detector as detector_module
-
-    frame, _ = scene([CardSpec(card, (640, 480), height, angle)], seed=seed, table_colour=(238, 240, 240))
-
-    def counted() -> set[str]:
-        return {d.card for d in CardDetector().detect(frame) if d.card and d.confidence >= 0.5}
-
-    assert counted() == {card}
-    monkeypatch.setattr(detector_module, "SMALL_SEARCH_SIZE", detector_module.SEARCH_SIZE)
-    assert counted() == set()
