@@ -261,7 +261,7 @@ FACES = ("J", "Q", "K")
 PIPS_CONTRADICT = 0.3
 PIPS_SHORT = 0.6
 #: An ace read surely is held to PIPS_SHORT where its one big pip reads as another suit
-#: at least this surely (:func:`vision.pips.ace_pip`).
+#: more surely than this (:func:`vision.pips.ace_pip`, :func:`_other_suit`).
 ACE_PIP_SURE = 0.8
 
 
