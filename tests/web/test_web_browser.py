@@ -62,8 +62,10 @@ def _open(browser, url: str, **size: int):
     return page, errors
 
 
-def _shows_seq(page, referee: Referee) -> None:
-    expect(page.locator("body")).to_have_attribute("data-seq", str(referee.public_state()["seq"]))
+def _shows_seq(page, referee: Referee, timeout: float = 5000) -> None:
+    expect(page.locator("body")).to_have_attribute(
+        "data-seq", str(referee.public_state()["seq"]), timeout=timeout
+    )
 
 
 def test_table_and_dashboard_follow_the_game_live(browser, table):
@@ -102,6 +104,9 @@ def test_table_and_dashboard_follow_the_game_live(browser, table):
     score = referee.public_state()["view"]["score"]
     assert score[court["team"]] >= court["courts"] > 0
     for page in (tpage, ppage):
+        # the page has had every event up to the court (a browser sharing two busy cores
+        # with the other tests' worker took over 5 s to, once, under -n 2)
+        _shows_seq(page, referee, timeout=15_000)
         expect(page.locator(f"#score-{court['team']}")).to_have_text(str(score[court["team"]]))
         expect(page.locator("#score-0")).to_have_text(str(score[0]))
     hand = referee.public_state()["view"]["history"][-1]
