@@ -41,24 +41,43 @@ def _hull_area(mask: np.ndarray) -> float:
     return float(cv2.contourArea(cv2.convexHull(np.concatenate(contours)))) + 1.0
 
 
-def read_pips(card_bgr: np.ndarray, model: GlyphModel) -> Pips | None:
-    """The pips of an upright rectified card, or None if its body holds no pip-like shapes."""
+def _body_blobs(
+    card_bgr: np.ndarray,
+) -> tuple[np.ndarray, int, np.ndarray, np.ndarray, np.ndarray]:
+    """(ink mask, count, labels, stats, centroids) of the ink components in the card's
+    body (:data:`BODY_X0` ... :data:`BODY_Y1`), in the body's own pixels."""
     h, w = card_bgr.shape[:2]
-    x0, x1 = int(w * BODY_X0), int(w * BODY_X1)
-    y0, y1 = int(h * BODY_Y0), int(h * BODY_Y1)
-    body = card_bgr[y0:y1, x0:x1]
+    body = card_bgr[int(h * BODY_Y0) : int(h * BODY_Y1), int(w * BODY_X0) : int(w * BODY_X1)]
     ink, _, _, _ = ink_score(body)
     n, labels, stats, cents = components.with_stats(ink)
+    return ink, n, labels, stats, cents
+
+
+def _solid_pip(labels: np.ndarray, stat: np.ndarray, i: int) -> np.ndarray | None:
+    """Component ``i``'s mask (255 for ink) where it is shaped like a pip: about as wide
+    as tall, and solid (pips are; outlines and figures are not); else None."""
+    x, y, cw, ch, area = (int(v) for v in stat)
+    if not 0.6 <= cw / ch <= 1.4:
+        return None
+    mask = (labels[y : y + ch, x : x + cw] == i).astype(np.uint8) * 255
+    return mask if area >= 0.75 * _hull_area(mask) else None
+
+
+def read_pips(card_bgr: np.ndarray, model: GlyphModel) -> Pips | None:
+    """The pips of an upright rectified card, or None if its body holds no pip-like shapes."""
+    h = card_bgr.shape[0]
+    y0 = int(h * BODY_Y0)
+    ink, n, labels, stats, cents = _body_blobs(card_bgr)
     bh, bw = ink.shape
     masks, areas, heights = [], [], []
     for i in range(1, n):
         x, y, cw, ch, area = (int(v) for v in stats[i])
         if x == 0 or y == 0 or x + cw >= bw or y + ch >= bh:
             continue  # cut by the body's edge: a frame line, a picture, an index
-        if not (0.05 * h <= ch <= 0.2 * h) or not (0.6 <= cw / ch <= 1.4):
+        if not (0.05 * h <= ch <= 0.2 * h):
             continue
-        mask = (labels[y : y + ch, x : x + cw] == i).astype(np.uint8) * 255
-        if area < 0.75 * _hull_area(mask):  # pips are solid; outlines and figures are not
+        mask = _solid_pip(labels, stats[i], i)
+        if mask is None:
             continue
         masks.append(mask)
         areas.append(area)
@@ -106,24 +125,19 @@ def ace_pip(card_bgr: np.ndarray, model: GlyphModel) -> np.ndarray | None:
     it was printed the corners cannot tell (a card turned end for end shows the same
     indices), so both ways are read."""
     h, w = card_bgr.shape[:2]
-    x0, x1 = int(w * BODY_X0), int(w * BODY_X1)
-    y0, y1 = int(h * BODY_Y0), int(h * BODY_Y1)
-    ink, _, _, _ = ink_score(card_bgr[y0:y1, x0:x1])
-    n, labels, stats, cents = components.with_stats(ink)
+    x0, y0 = int(w * BODY_X0), int(h * BODY_Y0)
+    _, n, labels, stats, cents = _body_blobs(card_bgr)
     best, best_area = None, 0
     for i in range(1, n):
-        x, y, cw, ch, area = (int(v) for v in stats[i])
+        ch, area = int(stats[i][3]), int(stats[i][4])
         cx, cy = (x0 + float(cents[i][0])) / w, (y0 + float(cents[i][1])) / h
         if abs(cx - 0.5) > ACE_PIP_OFF or abs(cy - 0.5) > ACE_PIP_OFF:
             continue
-        if not (ACE_PIP_HEIGHT[0] * h <= ch <= ACE_PIP_HEIGHT[1] * h) or not (
-            0.6 <= cw / ch <= 1.4
-        ):
+        if not ACE_PIP_HEIGHT[0] * h <= ch <= ACE_PIP_HEIGHT[1] * h or area <= best_area:
             continue
-        mask = (labels[y : y + ch, x : x + cw] == i).astype(np.uint8) * 255
-        if area < 0.75 * _hull_area(mask) or area <= best_area:
-            continue
-        best, best_area = mask, area
+        mask = _solid_pip(labels, stats[i], i)
+        if mask is not None:
+            best, best_area = mask, area
     if best is None:
         return None
     up = glyphs.normalise(best)
