@@ -11,7 +11,7 @@ from statistics import median
 import cv2
 import numpy as np
 
-from vision import components
+from vision.detection import Detection
 from vision.index import IndexGlyphs, corner_windows, corners, find_index
 from vision.index_pairs import (
     INK_MIN,
@@ -44,11 +44,9 @@ from vision.locate import (
     card_map,
     dark_quads,
     dark_quads_and_mask,
-    difference_mask,
     grouped,
     mask_sources,
     outlines,
-    table_mask,
     turned,
 )
 from vision.model import BLACK_SUITS, SUITS, DeckGlyphs, GlyphModel
@@ -69,6 +67,16 @@ from vision.pips import (
     first_pips_on_dark,
 )
 from vision.plane import TablePlane
+from vision.quads import (
+    centre_inside,
+    cut_by_frame,
+    grown,
+    holds,
+    misshapen,
+    one_per_card,
+    one_spot,
+    within,
+)
 from vision.reader import (
     DARK_GREY_STOCK,
     LONE_CORNER,
@@ -81,6 +89,7 @@ from vision.reader import (
     read_as_glyphs,
     surer_corner,
 )
+from vision.stock import bare_stock, bright_elsewhere, pale_gaps, sampled
 from vision.warp import warp_perspective, warp_windows
 
 #: Rectified card size (width, height): index glyphs come out roughly 25-35 px tall.
@@ -202,27 +211,6 @@ SPLIT_LEAST = 0.6
 CLOSE_UP_MOST = 48
 
 
-@dataclass(frozen=True)
-class Detection:
-    """One card outline in a frame and what it reads as (``card`` None if unreadable)."""
-
-    quad: np.ndarray  # 4x2 float32, full-frame pixels, clockwise
-    card: str | None
-    confidence: float
-    #: The card's centre in table coordinates (the plane's view), when there is a plane.
-    table_center: tuple[float, float] | None = None
-
-    @property
-    def center(self) -> tuple[float, float]:
-        c = self.quad.mean(axis=0)
-        return float(c[0]), float(c[1])
-
-    @property
-    def where(self) -> tuple[float, float]:
-        """Where the card lies for zone look-up: table coordinates if known, else frame."""
-        return self.table_center if self.table_center is not None else self.center
-
-
 class CardDetector:
     """Finds and reads every card in a frame. Loads the glyph model once.
 
@@ -286,8 +274,8 @@ class CardDetector:
         self._sources: Sources | None = None
         #: The camera's reads kept from its last frame, while a frame is read.
         self._known: KnownReads[_GroupRead] | None = None
-        #: The frame being read and its copy sampled every :data:`COARSE` pixels
-        #: (:func:`sampled`), made once a frame for its stock tests.
+        #: The frame being read and its copy sampled every :data:`vision.stock.COARSE` pixels
+        #: (:func:`vision.stock.sampled`), made once a frame for its stock tests.
         self._sample: tuple[np.ndarray, np.ndarray] | None = None
         #: How much taller than true the frame being read shows things, as its last index
         #: search measured it from the ink (:func:`frame_squash`); None: about true.
@@ -357,7 +345,7 @@ class CardDetector:
             self._known = None
 
     def _sampled(self, frame_bgr: np.ndarray) -> np.ndarray:
-        """``frame_bgr`` sampled every :data:`COARSE` pixels (:func:`sampled`), made once
+        """``frame_bgr`` sampled every :data:`vision.stock.COARSE` pixels (:func:`vision.stock.sampled`), made once
         for the frame being read."""
         if self._sample is None or self._sample[0] is not frame_bgr:
             self._sample = (frame_bgr, sampled(frame_bgr))
@@ -373,7 +361,7 @@ class CardDetector:
         try:
             # most frames' cards are all outlined and read from the first paper mask
             # alone; the other colour masks are made only where it leaves something out
-            # (:func:`_bright_elsewhere`), and the edge mask (the costliest, for light
+            # (:func:`vision.stock.bright_elsewhere`), and the edge mask (the costliest, for light
             # tables) only where they do
             first = self._detect_from(frame_bgr, edges=False, first_only=True)
             if first is not None:
@@ -414,7 +402,7 @@ class CardDetector:
         unread: list[list[Outline]] = []
         far: list[list[Outline]] = []
         for group in groups:
-            if any(d.card and _within(group[0], d.quad) for d in out):
+            if any(d.card and within(group[0], d.quad) for d in out):
                 continue
             if _too_small(group, out):
                 far.append(group)
@@ -428,7 +416,7 @@ class CardDetector:
         # way round, and kept only as a card counted and not read already (a chip or a
         # pip's outline that reads as nothing must not call for the index search)
         for group in far:
-            if any(d.card and _within(group[0], d.quad) for d in out):
+            if any(d.card and within(group[0], d.quad) for d in out):
                 continue
             if _too_small(group, out, FAR_SHARE):
                 continue
@@ -443,12 +431,12 @@ class CardDetector:
                 out.append(det)
         if not edges and not _plain(frame_bgr, out, self.empty, self._bare_stock):
             return None
-        if first_only and _bright_elsewhere(frame_bgr, out, self._sampled(frame_bgr)):
+        if first_only and bright_elsewhere(frame_bgr, out, self._sampled(frame_bgr)):
             return None
         # still unread: maybe its short side was picked wrong (an oblique view, a nearly
         # square outline), so each outline is tried turned 90° before giving up
         for group in unread:
-            if any(d.card and _within(group[0], d.quad) for d in out) or _too_small(group, out):
+            if any(d.card and within(group[0], d.quad) for d in out) or _too_small(group, out):
                 continue
             det = self._read_group(frame_bgr, [turned(q) for q in outlines(group)])
             if det.card is not None:
@@ -460,7 +448,7 @@ class CardDetector:
         out = [d for d in out if d.card or id(d.quad) not in shape_only]
         if not any(d.card for d in out):
             out += self._from_border_lines(frame_bgr, small)
-        if small is None and all(_cut_by_frame(d.quad, frame_bgr.shape) for d in out if d.card):
+        if small is None and all(cut_by_frame(d.quad, frame_bgr.shape) for d in out if d.card):
             # nothing read, or only outlines the frame cuts (a card running off it, fitted
             # as a smaller card and read at that size): maybe a close-up
             near = self._close_up(frame_bgr, masks)
@@ -510,7 +498,7 @@ class CardDetector:
             # cards give no outline even in the negative (lying against each other, or
             # against a keyboard, seen at a slant)
             out += self._from_index_pairs(frame_bgr, out, CORNER_MIN, negative=True)
-        out = _one_per_card(out)
+        out = one_per_card(out)
         searched = False
         if small is None:  # (with a plane the masks are in view pixels: not yet used)
             out += self._overlapped(frame_bgr, masks, out)
@@ -524,9 +512,9 @@ class CardDetector:
             # nothing read as surely as the tracker counts: maybe a pile outlined as one
             out = self._pile_as_one(frame_bgr, out)
         elif (
-            any(d.confidence < CORNER_MIN or _misshapen(d.quad) for d in out if d.card)
+            any(d.confidence < CORNER_MIN or misshapen(d.quad) for d in out if d.card)
             or any(id(d) in self._one_corner for d in out)
-            or _pale_gaps(frame_bgr, outlined, self._sampled(frame_bgr))
+            or pale_gaps(frame_bgr, outlined, self._sampled(frame_bgr))
             or self._bare_stock(frame_bgr, out, self.empty)
         ):
             # the same where the unread outline was dropped as the table's, or a card read
@@ -572,9 +560,9 @@ class CardDetector:
         out = list(found)
         seen = {d.card for d in out if d.card}
         for unread, card, confidence in sorted(self._disputed.values(), key=lambda v: -v[2]):
-            if card in seen or any(k.card and _inside(k, unread.quad) for k in out):
+            if card in seen or any(k.card and centre_inside(k, unread.quad) for k in out):
                 continue
-            out = [d for d in out if d.card or not _one_spot(d, unread)]
+            out = [d for d in out if d.card or not one_spot(d, unread)]
             out.append(Detection(unread.quad, card, confidence))
             seen.add(card)
         return out
@@ -614,7 +602,7 @@ class CardDetector:
         for q in quads:
             done = [d for d in [*found, *out] if d.card]
             centre = tuple(float(v) for v in q.mean(axis=0))
-            if any(_holds(d.quad, centre, 0.0) for d in done) or _too_small([q], done):
+            if any(holds(d.quad, centre, 0.0) for d in done) or _too_small([q], done):
                 continue
             det = self._read_group(frame_bgr, [q, turned(q)])
             if det.card is not None and det.confidence >= CORNER_MIN:
@@ -654,8 +642,8 @@ class CardDetector:
         whole = [d for d in found if d.card]
         seen = {d.card for d in whole}
         out: list[Detection] = []
-        # each card read so far, grown as _holds grows it: grown once, not per hypothesis
-        held = [_grown(d.quad) for d in whole]
+        # each card read so far, grown as holds grows it: grown once, not per hypothesis
+        held = [grown(d.quad) for d in whole]
         tried = 0
         for q in hypotheses:
             if tried >= MAX_HYPOTHESES:
@@ -671,7 +659,7 @@ class CardDetector:
                 det = Detection(q, res.card, res.confidence)
                 self._one_corner[id(det)] = (det, m, 0)
                 out.append(det)
-                held.append(_grown(q))
+                held.append(grown(q))
         return out
 
     def _from_index_pairs(
@@ -962,7 +950,7 @@ class CardDetector:
             return _in_index_corner(lone[1], point, lone[2])
         entry = self._by_index.get(id(d))
         if entry is None or entry[0] is not d:
-            return _holds(d.quad, point, 0.0)
+            return holds(d.quad, point, 0.0)
         _, m, both = entry
         x, y, w = m @ np.array([point[0], point[1], 1.0])
         x, y = x / w, y / w
@@ -1073,7 +1061,7 @@ class CardDetector:
         pairs = [self._doubted_by(p, found, pairs) for p in pairs]
         if not pairs:
             return found
-        kept = [d for d in found if not any(_holds(d.quad, p.center, 0.0) for p in pairs)]
+        kept = [d for d in found if not any(holds(d.quad, p.center, 0.0) for p in pairs)]
         return kept + pairs
 
     def _doubted_by(
@@ -1088,7 +1076,7 @@ class CardDetector:
         for d in found:
             if not d.card or d.card == pair.card or d.confidence >= pair.confidence:
                 continue
-            if sum(_holds(d.quad, p.center, 0.0) for p in pairs) > 1:
+            if sum(holds(d.quad, p.center, 0.0) for p in pairs) > 1:
                 continue
             m = card_map(d.quad, CARD_SIZE)
             if any(_in_index_corner(m, at, k, REREAD_SLACK) for k in (0, 1)):
@@ -1102,11 +1090,11 @@ class CardDetector:
         :meth:`_pile_as_one`: a weak read (a knit cloth's fold outlined with half a card)
         hides no index, and one that holds a card so found, or reads as one, is dropped.
 
-        A misshapen outline (:func:`_misshapen`) hides no index either, though it may
+        A misshapen outline (:func:`vision.quads.misshapen`) hides no index either, though it may
         read surely (its corner is a card's, the rest a pile's): it is kept unless a
         card found so reads as it."""
         sure = [
-            d for d in found if d.card and d.confidence >= CORNER_MIN and not _misshapen(d.quad)
+            d for d in found if d.card and d.confidence >= CORNER_MIN and not misshapen(d.quad)
         ]
         pairs = self._from_index_pairs(frame_bgr, sure, CORNER_MIN)
         # a card read from one corner whose other index was read again as another card:
@@ -1136,7 +1124,7 @@ class CardDetector:
                 return False
             if d.card and d.confidence >= CORNER_MIN:
                 return True  # misshapen, read surely
-            return not any(_holds(d.quad, p.center, 0.0) for p in pairs)
+            return not any(holds(d.quad, p.center, 0.0) for p in pairs)
 
         return [d for d in found if keep(d)] + pairs
 
@@ -1190,13 +1178,13 @@ class CardDetector:
     def _bare_stock(
         self, frame_bgr: np.ndarray, found: list[Detection], empty: np.ndarray | None
     ) -> bool:
-        """:func:`_bare_stock`, worked out once a frame for the same cards read: asked
+        """:func:`vision.stock.bare_stock`, worked out once a frame for the same cards read: asked
         whether a frame is plain, then again before its cards are reported."""
         key = b"".join(d.quad.tobytes() for d in found if d.card)
         if self._bare is None:
-            return _bare_stock(frame_bgr, found, empty)
+            return bare_stock(frame_bgr, found, empty)
         if key not in self._bare:
-            self._bare[key] = _bare_stock(frame_bgr, found, empty, self._sampled(frame_bgr))
+            self._bare[key] = bare_stock(frame_bgr, found, empty, self._sampled(frame_bgr))
         return self._bare[key]
 
     def _read_outline(self, frame_bgr: np.ndarray, q: np.ndarray) -> CardRead:
@@ -1276,11 +1264,11 @@ def _plain(
 ) -> bool:
     """Whether a frame's outlines without the edge mask explain it: each read as a card
     the tracker counts, and no stock as white as theirs bare beside them (``empty``: see
-    :func:`_bare_stock`; ``bare``, that test as the detector keeps it for the frame)."""
+    :func:`vision.stock.bare_stock`; ``bare``, that test as the detector keeps it for the frame)."""
     return (
         bool(found)
         and all(d.card and d.confidence >= CORNER_MIN for d in found)
-        and not (bare or _bare_stock)(frame_bgr, found, empty)
+        and not (bare or bare_stock)(frame_bgr, found, empty)
     )
 
 
@@ -1446,148 +1434,6 @@ SMALL_SHARE = 0.35
 FAR_SHARE = 0.1
 
 
-#: Opposite sides of a card's outline differ by less than this factor, even seen at 45°:
-#: more, and the outline is a pile's or a fold's that a card's corner happens to start.
-#: (Development photos: 99 % of the outlines read right are under 1.75; some read right
-#: from a pile's corner reach 2.7.)
-MISSHAPEN = 2.2
-
-
-def _misshapen(quad: np.ndarray) -> bool:
-    """Whether an outline's opposite sides are too unlike for one card seen whole."""
-    a, b, c, d = (float(v) for v in np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1))
-    return max(a, c) > MISSHAPEN * min(a, c) or max(b, d) > MISSHAPEN * min(b, d)
-
-
-#: The frame is judged for stock every this many pixels (:func:`_pale_gaps`,
-#: :func:`_bare_stock`): a card is still hundreds of samples.
-COARSE = 8
-
-
-def _filled(shape: tuple[int, ...], quads: list[np.ndarray]) -> np.ndarray:
-    """A mask of ``shape`` (a frame sampled every :data:`COARSE` pixels) with the
-    outlines ``quads`` (frame pixels) filled with 1."""
-    mask = np.zeros(shape[:2], np.uint8)
-    for q in quads:
-        cv2.fillPoly(mask, [np.round(q / COARSE).astype(np.int32)], 1)
-    return mask
-
-
-def sampled(frame_bgr: np.ndarray) -> np.ndarray:
-    """``frame_bgr[::COARSE, ::COARSE]`` as a contiguous copy, copied a channel at a time.
-    (The same pixels: numpy copies a colour view that steps over pixels three bytes at a
-    time, several times slower, and OpenCV copies such a view before every conversion; a
-    frame's stock tests convert it three or four times.)"""
-    view = frame_bgr[::COARSE, ::COARSE]
-    if view.ndim == 2:
-        return np.ascontiguousarray(view)
-    out = np.empty(view.shape, view.dtype)
-    for k in range(view.shape[2]):
-        out[..., k] = view[..., k]
-    return out
-
-
-def _coarse(frame_bgr: np.ndarray, coarse: np.ndarray | None) -> np.ndarray:
-    """The frame sampled every :data:`COARSE` pixels: ``coarse`` if given (the caller's
-    copy of it, :func:`sampled`), else the view."""
-    return coarse if coarse is not None else frame_bgr[::COARSE, ::COARSE]
-
-
-#: An unread outline whose inside is at least this share of the read cards' brightness
-#: may hold cards (stock); a darker one is table.
-PALE_SHARE = 0.8
-
-
-def _pale_gaps(
-    frame_bgr: np.ndarray, found: list[Detection], coarse: np.ndarray | None = None
-) -> bool:
-    """Whether an outline that read as nothing is about as bright inside (its median) as
-    the cards read: pale like stock, so cards may lie there (a rendered table's grain outlined
-    beside four cards read is darker, and needs no search). ``coarse``: the frame sampled
-    as :func:`sampled` samples it, if the caller has it."""
-    unread = [d for d in found if d.card is None]
-    read = [d for d in found if d.card]
-    if not unread or not read:
-        return bool(unread)
-    grey = cv2.cvtColor(_coarse(frame_bgr, coarse), cv2.COLOR_BGR2GRAY)
-
-    def inside(d: Detection) -> float:
-        inner = grey[_filled(grey.shape, [d.quad]) > 0]
-        # the median: stock is most of a card (ink, pips and pictures the rest)
-        return float(np.median(inner)) if inner.size else 0.0
-
-    cards = float(np.median([inside(d) for d in read]))
-    return any(inside(d) >= PALE_SHARE * cards for d in unread)
-
-
-#: Stock outside the cards read, as a share of one card's area, that may be cards the
-#: outlines missed (on a table about as light as the stock they run together).
-BARE_SHARE = 0.2
-#: A pixel is stock if its value-less-saturation is at least this share of the cards'.
-STOCK_SHARE = 0.8
-
-
-def _bare_stock(
-    frame_bgr: np.ndarray,
-    found: list[Detection],
-    empty: np.ndarray | None = None,
-    coarse: np.ndarray | None = None,
-) -> bool:
-    """Whether there is card stock outside the cards read (grown a little): pixels as
-    white as the inside of the cards read (value less saturation, the paper mask's
-    score), making up at least :data:`BARE_SHARE` of a card in one piece. ``empty``, the
-    empty table captured at calibration (the frame's size): only what differs from it
-    counts, so a white cloth is not taken for cards the outlines missed. ``coarse``: as
-    for :func:`_pale_gaps`."""
-    read = [d for d in found if d.card]
-    if not read:
-        return False
-    small = _coarse(frame_bgr, coarse)
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    score = cv2.subtract(hsv[..., 2], hsv[..., 1])
-    inside = _filled(score.shape, [d.quad for d in read])
-    if not inside.any():
-        return False
-    # (the median: counted, not sorted, vision.levels; np.median's value for 8-bit levels)
-    stock = percentile(score[inside > 0], 50)
-    bare = score >= STOCK_SHARE * stock
-    if empty is not None and empty.shape == frame_bgr.shape:
-        changed = difference_mask(small, empty[::COARSE, ::COARSE])
-        bare &= changed > 0
-    return _piece_outside(bare, read, BARE_SHARE)
-
-
-def _piece_outside(mask: np.ndarray, read: list[Detection], share: float) -> bool:
-    """Whether ``mask`` (the frame sampled every :data:`COARSE` pixels) holds, outside
-    the cards ``read`` (grown a little), a piece of at least ``share`` of a card."""
-    grown = _filled(mask.shape, [_grown(d.quad, 0.15).reshape(-1, 2) for d in read])
-    outside = ((mask > 0) & (grown == 0)).astype(np.uint8)
-    n, _, stats, _ = components.with_stats(outside)
-    card = median([cv2.contourArea(d.quad) for d in read]) / COARSE**2
-    return n > 1 and int(stats[1:, cv2.CC_STAT_AREA].max()) >= share * card
-
-
-#: Table brighter than its surroundings outside the cards read, as a share of one card's
-#: area, that may be a card the first paper mask left out (in a shadow, or lit by a
-#: coloured lamp): the other colour masks are then made. (On the rendered four-card
-#: tables of bench/vision_speed.py the largest such piece is under a tenth of a card.)
-BRIGHT_SHARE = 0.2
-
-
-def _bright_elsewhere(
-    frame_bgr: np.ndarray, found: list[Detection], coarse: np.ndarray | None = None
-) -> bool:
-    """Whether something brighter than the table around it (:func:`table_mask`, on the
-    frame sampled every :data:`COARSE` pixels) lies outside the cards read (grown a
-    little), in a piece of at least :data:`BRIGHT_SHARE` of a card: maybe a card the
-    first paper mask missed, which the table mask outlines. ``coarse``: as for
-    :func:`_pale_gaps`."""
-    read = [d for d in found if d.card]
-    if not read:
-        return True
-    return _piece_outside(table_mask(_coarse(frame_bgr, coarse)), read, BRIGHT_SHARE)
-
-
 def _by_dark_pips(pips: FirstPips | None, card: str, confidence: float) -> tuple[str, float]:
     """A one-corner read of a dark deck's spot card checked against the first pips beside
     its index. Its index suit is told from the ink's colour (gold or red against silver),
@@ -1638,58 +1484,3 @@ def _too_small(group: list[Outline], read: list[Detection], share: float = SMALL
     return bool(areas) and cv2.contourArea(group[0]) < share * median(areas)
 
 
-#: An outline corner this near the frame's edge (share of its long side) is where the
-#: frame cuts the card, not the card's own corner.
-FRAME_EDGE = 0.01
-
-
-def _cut_by_frame(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
-    """Whether two or more of an outline's corners lie on the frame's edge: the frame
-    cut it, so it is the part of a card in view, not a card's outline."""
-    h, w = shape[:2]
-    near = FRAME_EDGE * max(h, w)
-    x, y = quad[:, 0], quad[:, 1]
-    on_edge = (x < near) | (y < near) | (x > w - 1 - near) | (y > h - 1 - near)
-    return int(on_edge.sum()) >= 2
-
-
-def _holds(quad: np.ndarray, point: tuple[float, float], margin: float = 0.1) -> bool:
-    """``point`` lies inside the outline ``quad`` grown by ``margin`` of its size."""
-    return cv2.pointPolygonTest(_grown(quad, margin), point, False) >= 0
-
-
-def _grown(quad: np.ndarray, margin: float = 0.1) -> np.ndarray:
-    """The outline ``quad`` grown about its centre by ``margin`` of its size, as a
-    contour for ``cv2.pointPolygonTest``."""
-    c = quad.mean(axis=0)
-    return (c + (quad - c) * (1 + margin)).astype(np.float32).reshape(-1, 1, 2)
-
-
-def _within(quad: np.ndarray, card: np.ndarray) -> bool:
-    """``quad`` lies wholly inside the outline ``card`` and is clearly smaller."""
-    poly = np.asarray(card, np.float32).reshape(-1, 1, 2)
-    if cv2.contourArea(quad) > 0.8 * cv2.contourArea(poly):
-        return False
-    return all(cv2.pointPolygonTest(poly, (float(x), float(y)), False) >= 0 for x, y in quad)
-
-
-def _inside(d: Detection, quad: np.ndarray) -> bool:
-    poly = np.asarray(quad, np.float32).reshape(-1, 1, 2)
-    return cv2.pointPolygonTest(poly, d.center, False) > 0
-
-
-def _one_spot(a: Detection, b: Detection) -> bool:
-    """Two detections of one physical card: each outline holds the other's centre."""
-    return _inside(a, b.quad) and _inside(b, a.quad)
-
-
-def _one_per_card(dets: list[Detection]) -> list[Detection]:
-    """One detection per physical card: outlines from different masks that were not
-    grouped (a shadow halo, a table-difference blob) each hold the other's centre; the
-    best reading of them stays."""
-    ranked = sorted(dets, key=lambda d: (d.card is not None, d.confidence), reverse=True)
-    kept: list[Detection] = []
-    for d in ranked:
-        if not any(_one_spot(d, k) for k in kept):
-            kept.append(d)
-    return [d for d in dets if any(d is k for k in kept)]

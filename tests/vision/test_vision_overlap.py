@@ -10,11 +10,13 @@ import numpy as np
 import pytest
 
 from vision import CardDetector
-from vision.detector import CORNER_MIN, Detection, _bare_stock, _misshapen, _pale_gaps
+from vision.detector import CORNER_MIN, Detection
 from vision.index_pairs import INK_MIN, RANK_TO_SUIT
 from vision.locate import order_quad
 from vision.overlap import corner_hypotheses
+from vision.quads import misshapen
 from vision.reader import CardRead
+from vision.stock import bare_stock, pale_gaps
 from vision.synth import CardSpec, camera, card_face, place, scene, table
 
 
@@ -232,7 +234,7 @@ def test_a_misshapen_outline_read_surely_hides_no_index() -> None:
     img, _ = fan_outlined_as_one()
     corner = np.array([1100, 300], np.float32)
     sprawl = np.array([corner, [1110, 420], [420, 900], [400, 60]], np.float32)
-    assert _misshapen(sprawl)
+    assert misshapen(sprawl)
     detector = CardDetector()
 
     def sprawling(frame, masks, weak, edges=True, first_only=False):  # noqa: ANN001, ANN202
@@ -261,17 +263,17 @@ def test_only_an_unread_outline_as_pale_as_the_cards_read_calls_for_a_search() -
     patch = np.array([[600, 300], [800, 300], [800, 500], [600, 500]], np.float32)
     read = Detection(card, "AS", 0.95)
     unread = Detection(patch, None, 0.0)
-    assert not _pale_gaps(frame, [read, unread])
+    assert not pale_gaps(frame, [read, unread])
     frame[300:500, 600:800] = 215  # now pale, like stock
-    assert _pale_gaps(frame, [read, unread])
-    assert _pale_gaps(frame, [unread])  # nothing read to compare with: searched as before
+    assert pale_gaps(frame, [read, unread])
+    assert pale_gaps(frame, [unread])  # nothing read to compare with: searched as before
 
 
 def test_bare_stock_beside_cards_read_surely_is_searched_for_indices() -> None:
     """Cards on a light wooden table whose outlines run into the wood: one card is
     outlined and read surely, the others give no outline at all (none reads as nothing
     either). Stock as white as the card read, outside it, in a piece of a fifth of a
-    card or more, calls for the corner-index search (``_bare_stock``); a darker table
+    card or more, calls for the corner-index search (``bare_stock``); a darker table
     beside four cards read (the rendered tables' usual frame) does not."""
     specs = [
         CardSpec("AH", (330, 300), 300, 6.0),
@@ -291,9 +293,9 @@ def test_bare_stock_beside_cards_read_surely_is_searched_for_indices() -> None:
     assert dets.get("AH", 0.0) >= 0.9
     assert {"8S", "KC"} <= set(dets), dets
     assert set(dets) <= {"AH", "8S", "KC"}
-    assert _bare_stock(img, [Detection(ace, "AH", 0.95)])
+    assert bare_stock(img, [Detection(ace, "AH", 0.95)])
     read = [Detection(order_quad(p.quad.astype(np.float32)), p.card, 0.95) for p in placed]
-    assert not _bare_stock(img, read)
+    assert not bare_stock(img, read)
 
 
 def test_a_red_card_back_is_no_card() -> None:

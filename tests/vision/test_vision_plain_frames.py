@@ -12,8 +12,9 @@ import pytest
 import vision.detector as detector_module
 import vision.locate as locate_module
 from vision import CardDetector
-from vision.detector import Detection, _bare_stock, _plain
+from vision.detector import Detection, _plain
 from vision.known import KnownReads
+from vision.stock import bare_stock
 from vision.synth import LIGHT_TABLES, CardSpec, a_card_later, scene, scene_and_empty
 
 FOUR = [
@@ -101,13 +102,13 @@ def test_a_card_the_first_paper_mask_leaves_out_calls_for_the_other_masks(
     """Three cards read whole from the first paper mask and a fourth it leaves out (dim
     and tinted): something brighter than the table lies outside the cards read, so the
     other colour masks are made, and the table mask outlines the fourth. Without that
-    look (``_bright_elsewhere``) the frame would pass as read."""
+    look (``bright_elsewhere``) the frame would pass as read."""
     frame, placed = scene(FOUR, seed=11)
     frame = tinted(frame, placed[3].quad)
     masks = counting(monkeypatch, "_quads_in_mask")
     assert cards(detector.detect(frame)) == ["3C", "7H", "QS", "TD"]
     assert masks[0] > 1
-    monkeypatch.setattr(detector_module, "_bright_elsewhere", lambda *args: False)
+    monkeypatch.setattr(detector_module, "bright_elsewhere", lambda *args: False)
     assert cards(detector.detect(frame)) == ["7H", "QS", "TD"]
 
 
@@ -225,9 +226,9 @@ def test_with_the_empty_table_a_white_cloth_is_not_bare_stock(detector: CardDete
     frame, empty, placed = scene_and_empty(FOUR, seed=3, table_colour=LIGHT_TABLES[1])
     quads = [p.quad.astype(np.float32) for p in placed]
     read = [Detection(q, s.card, 0.95) for q, s in zip(quads, FOUR, strict=True)]
-    assert _bare_stock(frame, read)  # the cloth, without the reference
-    assert not _bare_stock(frame, read, empty)
-    assert _bare_stock(frame, read[:3], empty)  # the fourth card, missed
+    assert bare_stock(frame, read)  # the cloth, without the reference
+    assert not bare_stock(frame, read, empty)
+    assert bare_stock(frame, read[:3], empty)  # the fourth card, missed
     assert _plain(frame, read, empty) and not _plain(frame, read)
 
 
@@ -290,13 +291,13 @@ def test_bare_stock_is_looked_for_once_for_the_same_cards(
     detector: CardDetector, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[tuple[str, ...]] = []
-    real = detector_module._bare_stock
+    real = detector_module.bare_stock
 
     def counted(frame, found, empty=None, coarse=None):  # noqa: ANN001, ANN202
         calls.append(tuple(sorted(d.card for d in found if d.card)))
         return real(frame, found, empty, coarse)
 
-    monkeypatch.setattr(detector_module, "_bare_stock", counted)
+    monkeypatch.setattr(detector_module, "bare_stock", counted)
     frame, _ = scene(FOUR, seed=11)
     assert cards(detector.detect(frame)) == ["3C", "7H", "QS", "TD"]
     # asked when the frame is found plain and again before its cards are reported
