@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -223,6 +224,7 @@ def start_oled(service: TableService, device: Any = None) -> Any:
 def start_camera(service: TableService) -> Any:
     """The camera reader feeds the same path as the RFID readers; a new hand resets it."""
     from controller.readers.camera import CameraReader, open_source
+    from controller.readers.sightings import ReaderFault
     from vision.zones import ZoneMap
 
     cam = service.config.camera
@@ -238,7 +240,14 @@ def start_camera(service: TableService) -> Any:
     if cam.deck_file and not Path(cam.deck_file).exists():
         log.warning("camera: [camera] deck_file %s is not there: reading with the generic "
                     "model (courtpiece camera learn --out %s writes it)", cam.deck_file, cam.deck_file)
-    reader = CameraReader(open_source(spec), zones, detector=camera_detector(deck_path(service)),
+    try:
+        source = open_source(spec)
+    except OSError as exc:  # a video file that is not there, Picamera2 not installed
+        log.error("camera: %s; the referee runs without it", exc)
+        service.on_reader_event(ReaderFault(source="camera", message=f"camera: {exc}",
+                                            at=time.time()))
+        return None
+    reader = CameraReader(source, zones, detector=camera_detector(deck_path(service)),
                           source_name="camera")
     service.referee.subscribe(lambda e: reader.new_hand() if e.kind == "hand-started" else None)
     reader.start(service.on_reader_event)

@@ -223,15 +223,31 @@ def run(
         print(f"camera capture: {exc}", file=out)
         return 2
     spec: str | int = int(args.camera) if str(args.camera).isdigit() else args.camera
-    source = open_source(spec)
+    try:
+        source = open_source(spec)
+        if getattr(source, "live", False):
+            source.read()  # a camera not there (or held by the referee) says so now
+    except OSError as exc:
+        print(f"camera capture: {exc}", file=out)
+        return 1
     # a recording (a folder of pictures, a video file) holds each card's frames in the
     # walk's order: a card skipped must use up its frames too, or the next card is saved
     # with them. A live camera has nothing to use up.
     recorded = not (isinstance(spec, int) or spec == "picamera2")
     detector = CardDetector()
+
+    def frame():  # noqa: ANN202 - a BGR frame or None
+        """The next frame; a camera unplugged mid-walk is the walk's end, said why (the
+        frames saved so far stay, and the cards not reached are named)."""
+        try:
+            return source.read()
+        except OSError as exc:
+            print(f"camera capture: {exc}", file=out)
+            return None
+
     session = CaptureSession(
         folder,
-        source.read,
+        frame,
         max(1, args.frames),
         read=lambda f: [(d.card, d.confidence) for d in detector.detect(f) if d.card],
     )

@@ -14,6 +14,7 @@ docs/camera.md).
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -31,6 +32,7 @@ from vision.tracker import Reading, TrackerConfig, ZoneEvent, ZoneTracker
 from vision.zones import ZoneMap
 
 Sighting = CardSeen | ReaderFault
+log = logging.getLogger(__name__)
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 #: Every this many frames polled (about once a second at 30 frames a second), the frame
 #: is compared with the empty table captured at calibration: a camera knocked since
@@ -47,24 +49,55 @@ class FrameSource(Protocol):
 
 
 class OpenCVSource:
-    """A USB camera (device index) or a video file/URL, through ``cv2.VideoCapture``."""
+    """A USB camera (device index) or a video file/URL, through ``cv2.VideoCapture``.
+
+    A video file that runs out is the end of a recording (``read`` returns None). A
+    camera (a device index) that gives no frame has been unplugged or has failed:
+    ``read`` raises ``OSError`` saying so, and the next ``read`` opens it again, so a
+    camera plugged back in is read on; one that is not there at start is looked for
+    the same way rather than stopping the referee with it.
+    """
 
     def __init__(self, device: int | str = 0, size: tuple[int, int] | None = (1280, 960)) -> None:
+        self.device = device
+        self.size = size
+        self.live = isinstance(device, int)
+        self._cap = None
+        try:
+            self._open()
+        except OSError:
+            if not self.live:
+                raise
+
+    def _open(self):  # noqa: ANN202 - a cv2.VideoCapture
         import cv2
 
-        self._cap = cv2.VideoCapture(device)
-        if size is not None and isinstance(device, int):
-            self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
-            self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
-        if not self._cap.isOpened():
-            raise OSError(f"cannot open camera or video {device!r}")
+        cap = cv2.VideoCapture(self.device)
+        if self.size is not None and self.live:
+            cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
+            cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
+        if not cap.isOpened():
+            cap.release()
+            what = f"camera {self.device}" if self.live else f"video {self.device!r}"
+            raise OSError(f"cannot open {what}")
+        self._cap = cap
+        return cap
 
     def read(self) -> np.ndarray | None:
-        ok, frame = self._cap.read()
-        return frame if ok else None
+        cap = self._cap if self._cap is not None else self._open()
+        ok, frame = cap.read()
+        if ok:
+            return frame
+        if self.live:
+            cap.release()
+            self._cap = None
+            raise OSError(f"camera {self.device} gave no frame (unplugged or failed)")
+        return None
 
     def close(self) -> None:
-        self._cap.release()
+        if self._cap is not None:
+            self._cap.release()
+            self._cap = None
 
 
 class Picamera2Source:
@@ -181,6 +214,8 @@ class CameraReader(PollingReader):
         self.on_removed = on_removed
         self.poll_interval = frame_interval
         self.finished = False
+        #: Why the camera gives no frames (its last error), or None while it does.
+        self.lost: str | None = None
         self.last_detections: list[Detection] = []
         #: The latest frame seen, for the dashboard's zone calibration page to draw on.
         self.last_frame: np.ndarray | None = None
@@ -234,16 +269,27 @@ class CameraReader(PollingReader):
         return out
 
     def poll(self) -> list[Sighting]:
-        """Read and recognise one frame. An empty source sets :attr:`finished`."""
+        """Read and recognise one frame. An empty source sets :attr:`finished`; a camera
+        that gives no frame (unplugged, failed, not there at start) is one fault, then
+        looked for again every :attr:`reopen_delay` seconds until frames come back."""
         try:
             frame = self.source.read()
         except OSError as exc:
-            return [
-                ReaderFault(source=self.source_name, message=f"camera: {exc}", at=self._clock())
-            ]
+            if self.lost is not None:
+                return []  # said once; the rounds wait reopen_delay and try again
+            self.lost = str(exc)
+            message = f"camera: {exc}; trying again every {self.reopen_delay:g} s"
+            log.warning("%s", message)
+            return [ReaderFault(source=self.source_name, message=message, at=self._clock())]
         if frame is None:
             self.finished = True
             return []
+        if self.lost is not None:
+            log.info("camera: frames again after %s", self.lost)
+            self.lost = None
+            # the table may have changed while the camera was away: nothing kept
+            self.still.forget()
+            self.known.forget()
         out: list[Sighting] = list(self.process(frame))
         self._polls += 1
         if self._view is not None and self._polls % VIEW_CHECK_EVERY == 0:
@@ -269,7 +315,8 @@ class CameraReader(PollingReader):
         return [ReaderFault(source=self.source_name, message=message, at=self._clock())]
 
     def _pause(self) -> float:
-        return self.poll_interval  # a camera has no port to lose
+        """The frame interval; ``reopen_delay`` while the camera gives no frames."""
+        return self.reopen_delay if self.lost is not None else self.poll_interval
 
     def _thread_name(self) -> str:
         return "camera"

@@ -119,3 +119,37 @@ def test_courtpiece_run_starts_notifies_systemd_and_referees_the_hub(tmp_path):
             out, _ = proc.communicate(timeout=30)
             sock.close()
     assert proc.returncode == 0, out
+
+
+def test_a_camera_that_is_not_there_is_a_fault_on_the_table_not_a_referee_down(tmp_path):
+    """A USB camera unplugged (or never plugged in) at start, and a recording that is
+    not there: each is a reader fault the table's screens show; the referee runs on
+    and still takes the game's commands (its other readers, the dashboard)."""
+    for source, expected in (("97", "cannot open camera 97"),
+                             (str(tmp_path / "none.avi"), "cannot open video")):
+        cfg_file = tmp_path / "table.toml"
+        cfg_file.write_text(f'[table]\nstate_dir = "{tmp_path / source[-2:]}"\n'
+                            '[match]\nknowledge = "played"\n'
+                            f'[camera]\nenabled = true\nsource = "{source}"\n')
+        deck = simulated_deck()
+        service = TableService.open(load_config(cfg_file), DeckMap([deck], deck.name))
+        heard = []
+        service.referee.subscribe(lambda e, heard=heard: heard.append(e.to_dict()))
+        service.start_default_match()
+        reader = start_camera(service)
+        deadline = time.monotonic() + 30
+        while not any(e["event"] == "reader-fault" for e in heard) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        faults = [e for e in heard if e["event"] == "reader-fault"]
+        assert len(faults) == 1 and expected in faults[0]["message"], heard
+        assert faults[0]["source"] == "camera"
+        if source == "97":  # a camera: looked for again, said once
+            assert reader is not None and reader.lost is not None
+            time.sleep(reader.reopen_delay * 2.5)
+            assert len([e for e in heard if e["event"] == "reader-fault"]) == 1
+            reader.close()
+        else:  # a recording that is not there: nothing to read, said at start
+            assert reader is None
+        called = service.referee.command("call-trump", {"suit": "S"})
+        assert [e.to_dict()["event"] for e in called] == ["trump-called"]
+        service.close()
