@@ -40,6 +40,8 @@ def image_size(head: bytes) -> tuple[int, int] | None:
         if marker in _SOF:
             h, w = struct.unpack(">HH", head[i + 5 : i + 9])
             return int(w), int(h)
+        if marker == 0xDA:  # the scan starts: a frame header would have come before it
+            return None
         if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7 or marker == 0xFF:
             i += 1 if marker == 0xFF else 2
             continue

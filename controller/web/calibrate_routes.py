@@ -69,10 +69,22 @@ def decode_image(data: bytes) -> np.ndarray:
     import cv2
     import numpy as np
 
+    from vision.imageio import image_size
+
     if not data:
         raise HTTPException(400, "no image in the upload")
     if len(data) > MAX_UPLOAD_BYTES:
         raise HTTPException(413, f"the image is larger than {MAX_UPLOAD_BYTES // (1024 * 1024)} MB")
+    # the size from the header before a pixel is decoded: a small compressed file can
+    # declare a picture of gigabytes (a PNG of 16000 x 16000 in 0.75 MB), which would be
+    # allocated whole before its size could be refused. (The whole upload is searched:
+    # a phone's EXIF and colour profile can put a JPEG's frame header past 64 KB.)
+    size = image_size(data)
+    if size is None:
+        raise HTTPException(400, "not an image the dashboard takes: save the photo as JPEG or PNG")
+    if max(size) > MAX_SIDE or min(size) < MIN_SIDE:
+        w, h = size
+        raise HTTPException(400, f"the image is {w}×{h}; use one between {MIN_SIDE} and {MAX_SIDE} pixels a side")
     frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if frame is None:
         raise HTTPException(400, "not an image OpenCV can read (use JPEG or PNG)")

@@ -129,6 +129,64 @@ def test_a_bad_upload_is_refused(client):
     assert r.status_code == 400 and "multipart" in r.json()["detail"]
 
 
+def png_header_only(w: int, h: int) -> bytes:
+    """A PNG that declares a ``w`` x ``h`` colour picture and holds almost nothing: a few
+    hundred bytes that a decoder would make gigabytes of before reading its pixels."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        crc = zlib.crc32(kind + data) & 0xFFFFFFFF
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
+
+    header = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
+    rows = zlib.compress(b"\x00" * (1 + 3 * w) * 4)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", rows) + chunk(b"IEND", b"")
+
+
+def test_a_small_upload_declaring_a_huge_picture_is_refused_before_it_is_decoded(tmp_path):
+    """A 16000 x 16000 picture would take 768 MB as pixels (a Pi has 1-4 GB): refused
+    from its header, so the process never grows (measured in a process of its own)."""
+    bomb = tmp_path / "bomb.png"
+    bomb.write_bytes(png_header_only(16000, 16000))
+    assert bomb.stat().st_size < 4096
+    probe = (
+        "import sys\n"
+        "from fastapi import HTTPException\n"
+        "from controller.web.calibrate_routes import decode_image\n"
+        "try:\n"
+        "    decode_image(open(sys.argv[1], 'rb').read())\n"
+        "    said = 'decoded'\n"
+        "except HTTPException as exc:\n"
+        "    said = exc.detail\n"
+        "peak = [l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1]\n"
+        "print(said)\n"
+        "print(int(peak) // 1024)\n"
+    )
+    import subprocess
+
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", probe, str(bomb)], cwd=root, capture_output=True,
+                         text=True, timeout=120, check=True).stdout.splitlines()
+    assert "the image is 16000×16000" in out[0]
+    assert int(out[1]) < 400, out  # megabytes resident at the peak: the imports, not the picture
+
+
+def test_a_phone_jpeg_with_a_long_exif_block_is_taken(client):
+    """A phone's EXIF (up to 64 KB) and colour profile before the frame header: the size
+    is still found, and the photo is drawn on."""
+    ok, buf = cv2.imencode(".jpg", table_photo())
+    assert ok
+    jpeg = buf.tobytes()
+    exif = b"\xff\xe1" + (65535).to_bytes(2, "big") + b"Exif\x00\x00" + bytes(65527)
+    icc = b"\xff\xe2" + (20002).to_bytes(2, "big") + bytes(20000)
+    photo = jpeg[:2] + exif + icc + jpeg[2:]
+    token = admin(client)
+    r = client.post("/admin/api/calibrate/frame", files={"image": ("p.jpg", photo, "image/jpeg")},
+                    headers={"X-CSRF-Token": token})
+    assert r.status_code == 200 and r.json()["frame_size"] == [W, H], r.text
+
+
 def test_the_camera_frame_is_served_and_saved_zones_reach_the_running_reader(tmp_path):
     live = table_photo(320, 240)
     applied: list[ZoneMap] = []
