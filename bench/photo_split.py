@@ -34,7 +34,7 @@ from 20:10:00 then still read far worse than the moved ones, so the next three m
 20:13:00. **Eighth round**: the held-out singles still read 71 % against the development
 ones' 98 %, so the next minute (20:13:00 to 20:13:59, 13 singles, no scene) was moved
 too; the held-out white deck starts at 20:14:00. Figures measured before a move are on
-the held-out part of their time; ``docs/camera.md`` says which is which.
+the held-out part of their time; ``docs/camera-rounds.md`` says which is which.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ PARTS = ("all", "dev", "held", "dev-early", "dev-late", "dev-moved")
 _HELD_CUT = ("200500", 7790, "20240627171200")
 _INNER_CUT = ("200000", 7770, "20240627125400")
 # The white-deck photos moved from the held-out part to development (see above): from the
-# held-out cut up to this time (20:10:00 in the sixth round, 20:13:00 in the seventh,
+# held-out cut up to this time (20:10:00, then 20:13:00, both in the sixth round;
 # 20:14:00 from the eighth).
 _MOVED_UNTIL = "201400"
 

@@ -22,7 +22,7 @@ RED_SPREAD = 2.0
 #: multiplies its rank by the weight. (4 until the seventeenth round: three pips under a
 #: blurred flat-topped 3 that both corners read as a 5 at 0.8, the 3 at 0.12, could not
 #: outvote it; at 8 the spoiled development singles read better in every kind, with
-#: fewer wrong reads counted, docs/camera.md.)
+#: fewer wrong reads counted, docs/camera-rounds.md.)
 PIP_FLOOR = 0.15
 PIP_COUNT_WEIGHT = 8.0
 _RED = {"H", "D"}
