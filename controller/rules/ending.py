@@ -166,8 +166,10 @@ class Ending:
                 for suit in sorted(h.voids[seat]):
                     out.append(SuspicionCleared(seat, Suit(suit)))
                 h.voids[seat].clear()
-        out.append(HandWon(h.number, outcome.winner, outcome.tricks, outcome.reason,
-                           Suit(h.trump) if h.trump is not None else None))
+        # a hidden trump the table keeps hidden after the hand (reveal_at_hand_end off,
+        # never asked for) is no part of the hand's public record: its suit is the secret
+        shown_trump = Suit(h.trump) if h.trump is not None and h.trump_public else None
+        out.append(HandWon(h.number, outcome.winner, outcome.tricks, outcome.reason, shown_trump))
         net_before = self.tally.net
         scored = score_hand(self.tally, h, outcome, o)
         out += scored
@@ -177,7 +179,7 @@ class Ending:
             "dealer": h.dealer,
             "caller": h.caller,
             "bid": h.bid or None,
-            "trump": Suit(h.trump).name if h.trump is not None else None,
+            "trump": shown_trump.name if shown_trump is not None else None,
             "tricks": list(outcome.tricks),
             "winner": outcome.winner,
             "reason": outcome.reason,

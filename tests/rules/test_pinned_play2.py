@@ -7,6 +7,7 @@ fails on some small wrong engine that every earlier test let through. See docs/m
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -43,6 +44,7 @@ from controller.rules.events import (  # noqa: E402
     DealFellShort,
     FaceDownPlayed,
     FaceDownShown,
+    HandWon,
     PilePickedUp,
     PlayAccepted,
     ProofShown,
@@ -199,6 +201,21 @@ def test_a_proof_played_face_down_stays_down_unless_the_table_shows_discards(rev
     assert m.phase is Phase.SHOW
     assert m.hand.show_outcome.revoke_trick == 2  # type: ignore[union-attr]  # the hand is over (seats are asked to show)
     assert [p.card for p in of_type(events, ProofShown)] == ([card("3H")] if reveal else [])
+
+
+@pytest.mark.parametrize("reveal", [False, True])
+def test_a_hidden_trump_kept_down_stays_out_of_the_hands_record(reveal: bool) -> None:
+    """The table keeps the hidden trump down after the hand (reveal-at-hand-end off): the
+    hand's result and the match's history name no trump suit, for the suit is the very
+    secret kept; shown at the hand's end, they name it."""
+    m = hidden_rung_court(reveal, I.HideTrump(0, card("2H")))  # hearts hidden
+    events = play_script(m, [(1, card("AH")), (2, card("KH")), (3, card("QH")), (0, card("2D"))])
+    assert m.phase is Phase.SHOW  # the court for the revoke ended the hand
+    events += m.apply(I.SkipShowing())
+    (won,) = of_type(events, HandWon)
+    assert won.trump == (Suit.H if reveal else None)
+    assert m.history[-1]["trump"] == ("H" if reveal else None)
+    assert ('"trump": "H"' in json.dumps(m.history)) is reveal
 
 
 # ------------------------------------------------------------ who takes a trick

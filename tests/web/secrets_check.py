@@ -23,7 +23,9 @@ from controller.rules.events import CardTakenBack, HandStarted, ProofShown, Revo
 from controller.sim.bots import BotTable
 
 CARD_TOKEN = re.compile(r"\b(?:[2-9TJQKA])[SHDC]\b")
-#: Finished hands: their trump is public once the hand is over, even if it matches a new hidden one.
+#: Finished hands: their trump is public once the hand is over, even if it matches a new
+#: hidden one -- unless the table keeps a hidden trump down after the hand
+#: (``reveal-at-hand-end`` off): ``Secrets.kept`` holds those hands' suits.
 FINISHED_KEYS = ("history", "last_hand")
 #: Fields that name the trump suit. (A led suit or a void may equal the hidden trump and is public.)
 TRUMP_KEYS = ("trump", "my_trump")
@@ -34,9 +36,11 @@ class Secrets:
     seq: int
     cards: set[str] = field(default_factory=set)
     suit: str | None = None
+    #: finished hands whose hidden trump was never shown: hand number -> its suit
+    kept: dict[int, str] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
-        return bool(self.cards or self.suit)
+        return bool(self.cards or self.suit or self.kept)
 
 
 def secrets_now(referee: Referee, bots: BotTable | None = None) -> Secrets:
@@ -105,7 +109,33 @@ def leaks(payload: Any, secret: Secrets) -> list[str]:
         found |= {t for t in CARD_TOKEN.findall(s) if t in secret.cards}
     if secret.suit:
         found |= {f"trump suit {s}" for s in _trump_names(payload) if s == secret.suit}
+    found |= {f"kept trump {t} of hand {n}" for n, t in _hand_trumps(payload)
+              if secret.kept.get(n) == t}
     return sorted(found)
+
+
+def _hand_trumps(value: Any) -> list[tuple[int, str]]:
+    """Every (hand number, trump suit) a payload names: a finished hand's record in the
+    history or ``last_hand``, and a ``hand-won`` event."""
+    if isinstance(value, list | tuple):
+        return [t for v in value for t in _hand_trumps(v)]
+    if not isinstance(value, Mapping):
+        return []
+    out = []
+    if isinstance(value.get("hand"), int) and isinstance(value.get("trump"), str):
+        out.append((value["hand"], value["trump"]))
+    return out + [t for v in value.values() for t in _hand_trumps(v)]
+
+
+def kept_trumps(before: Secrets, events: list[dict[str, Any]]) -> dict[int, str]:
+    """``before.kept`` and, if these events end a hand whose trump was hidden and is not
+    shown by them, that hand's suit: it stays a secret after the hand."""
+    kept = dict(before.kept)
+    kinds = [e["event"] for e in events]
+    for e in events:
+        if e["event"] == "hand-won" and before.suit and "trump-revealed" not in kinds:
+            kept[e["hand"]] = before.suit
+    return kept
 
 
 #: What a finishing hand shows, by the rules: the hidden trump, face-down discards, the last card.
@@ -124,7 +154,7 @@ def old_hand_secrets(before: Secrets, events: list[dict[str, Any]]) -> Secrets |
     shown = {e[SHOWN_AT_HAND_END[e["event"]]] for e in old if e["event"] in SHOWN_AT_HAND_END}
     shown |= {e[k] for e in old if e["event"] == "revoke-flagged" for k in ("proof", "card")}
     suit = None if "trump-revealed" in kinds else before.suit
-    return Secrets(before.seq, before.cards - shown, suit)
+    return Secrets(before.seq, before.cards - shown, suit, kept_trumps(before, events))
 
 
 def secret_for(ev: dict[str, Any], at: dict[int, Secrets], old: dict[int, Secrets]) -> Secrets:

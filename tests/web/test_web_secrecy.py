@@ -18,7 +18,14 @@ from websockets.sync.client import connect
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from secrets_check import Secrets, leaks, old_hand_secrets, secret_for, secrets_now  # noqa: E402
+from secrets_check import (  # noqa: E402
+    Secrets,
+    kept_trumps,
+    leaks,
+    old_hand_secrets,
+    secret_for,
+    secrets_now,
+)
 from webdrive import BotDriver, LiveServer, new_match  # noqa: E402
 
 from controller.referee.referee import Referee  # noqa: E402
@@ -77,13 +84,19 @@ def _check_message(raw: str, at: dict[int, Secrets], old: dict[int, Secrets]) ->
     return problems
 
 
-@pytest.mark.parametrize("preset,knowledge,seed", [
-    ("hidden-rung", "dealt", 3), ("band-rung", "dealt", 5), ("hidden-rung", "played", 8), ("band-rung", "played", 2),
+#: A table that keeps a hidden trump down after the hand, where a revoke's court ends
+#: hands early (before anyone asks for the trump): those hands' suits stay secret.
+KEEP_DOWN = {"reveal-at-hand-end": False, "revoke-penalty": "court"}
+
+
+@pytest.mark.parametrize("preset,knowledge,seed,options", [
+    ("hidden-rung", "dealt", 3, {}), ("band-rung", "dealt", 5, {}), ("hidden-rung", "played", 8, {}),
+    ("band-rung", "played", 2, {}), ("hidden-rung", "played", 5, KEEP_DOWN),
 ])
-def test_no_hidden_card_reaches_a_public_page_or_stream(preset, knowledge, seed):
+def test_no_hidden_card_reaches_a_public_page_or_stream(preset, knowledge, seed, options):
     referee = Referee()
-    new_match(referee, preset, knowledge=knowledge)
-    driver = BotDriver(referee, seed=seed, revoke_rate=0.08)
+    new_match(referee, preset, knowledge=knowledge, options=options)
+    driver = BotDriver(referee, seed=seed, revoke_rate=0.15 if options else 0.08)
     at = {referee.public_state()["seq"]: secrets_now(referee, driver.bots)}
     old: dict[int, Secrets] = {}
     with LiveServer(create_app(referee, admin_pin="424242")) as server, httpx.Client(base_url=server.url) as http:
@@ -95,6 +108,7 @@ def test_no_hidden_card_reaches_a_public_page_or_stream(preset, knowledge, seed)
             events = driver.step()
             kinds = {e["event"] for e in events}
             secret = secrets_now(referee, driver.bots)
+            secret.kept = kept_trumps(before, events)
             at[secret.seq] = secret
             if (was := old_hand_secrets(before, events)) is not None:
                 old[secret.seq] = was
@@ -103,10 +117,13 @@ def test_no_hidden_card_reaches_a_public_page_or_stream(preset, knowledge, seed)
                 # undoing a hidden trump or a dealt card must not name it in the notice
                 referee.command("undo", source="test")
                 undos += 1
-                at[referee.public_state()["seq"]] = secrets_now(referee, driver.bots)
+                undone = secrets_now(referee, driver.bots)
+                undone.kept = secret.kept
+                at[undone.seq] = undone
             if "hand-won" in kinds or "trump-hidden" in kinds or "revoke-flagged" in kinds:
                 hands += "hand-won" in kinds
                 now = secrets_now(referee, driver.bots)
+                now.kept = secret.kept
                 for path in PAGES:
                     r = http.get(path)
                     assert r.status_code == 200, path
@@ -123,6 +140,8 @@ def test_no_hidden_card_reaches_a_public_page_or_stream(preset, knowledge, seed)
         phone.ws.close()
         late.ws.close()
     assert hidden_seen, "the bots never hid a trump: this run tested nothing"
+    if options:
+        assert secret.kept, ("no hand ended with its trump kept down: this run tested nothing", hands)
     assert undos, "no undo happened"
     assert sum(len(_msgs(raw)) for raw in phone.messages) > 50
     assert problems == []
