@@ -54,14 +54,21 @@ class Gate:
         """Raise 429 while this address must wait, 401 for a wrong PIN.
 
         The wait is checked before the PIN is hashed, so a locked-out guesser costs the
-        Pi no scrypt work; the hash runs in a worker thread, off the event loop.
+        Pi no scrypt work, and an address has one PIN check at a time (guesses sent
+        together wait their turn, each counted); the hash runs in a worker thread, off
+        the event loop.
         """
         client = request.client.host if request.client else "?"
-        wait = self.limiter.retry_after(client)
+        wait = self.limiter.begin(client)
         if wait > 0:
-            raise HTTPException(429, "too many wrong PINs: wait and try again",
+            raise HTTPException(429, "too many wrong PINs, or one being checked: wait and try again",
                                 headers={"Retry-After": str(int(wait) + 1)})
-        if not await run_in_threadpool(self.pin.verify, str(pin or "").strip()):
+        try:
+            right = await run_in_threadpool(self.pin.verify, str(pin or "").strip())
+        except BaseException:
+            self.limiter.abandon(client)
+            raise
+        if not right:
             wait = self.limiter.failure(client)
             raise HTTPException(401, "wrong PIN", headers={"Retry-After": str(int(wait) + 1)} if wait else None)
         self.limiter.success(client)
@@ -81,6 +88,15 @@ class Gate:
             raise HTTPException(403, "missing or bad CSRF token: reload the admin page")
         assert sid is not None
         return sid
+
+    def before_upload(self, request: Request) -> None:
+        """Origin and admin session, from the headers alone, before a large body is read:
+        parsing an upload spools it to a temporary file, and nobody else's is read at all.
+        (Its CSRF token, in the body, is checked after, by :meth:`check_post`.)"""
+        h = request.headers
+        if not same_origin(h.get("origin"), h.get("referer"), h.get("host")):
+            raise HTTPException(403, "cross-site request refused")
+        self.require_admin(request)
 
     def require_admin(self, request: Request) -> str:
         sid = self.sid(request)
@@ -103,7 +119,7 @@ async def _body(request: Request) -> dict[str, Any]:
             return data if isinstance(data, dict) else {}
         if ctype.startswith(("application/x-www-form-urlencoded", "multipart/form-data")):
             return {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # nested past Python's depth
         raise HTTPException(400, "unreadable request body") from None
     return {}
 

@@ -109,7 +109,9 @@ def validate(body: Any) -> tuple[dict[str, tuple[float, float, float, float]], t
         raise HTTPException(400, "send {zones: {name: [x, y, w, h]}, frame_size: [w, h]}")
     size = body.get("frame_size")
     if (not isinstance(size, list) or len(size) != 2
-            or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in size)):
+            or not all(isinstance(v, int | float) and not isinstance(v, bool)
+                       and (isinstance(v, int) or math.isfinite(v))
+                       for v in size)):
         raise HTTPException(400, "frame_size must be [width, height] in pixels")
     fw, fh = int(size[0]), int(size[1])
     if not (MIN_SIDE <= fw <= MAX_SIDE and MIN_SIDE <= fh <= MAX_SIDE):
@@ -122,7 +124,8 @@ def validate(body: Any) -> tuple[dict[str, tuple[float, float, float, float]], t
         if name not in ALL_ZONES:
             raise HTTPException(400, f"unknown zone {name!r}: the zones are {', '.join(ALL_ZONES)}")
         if (not isinstance(box, list) or len(box) != 4
-                or not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in box)):
+                or not all(isinstance(v, int | float) and not isinstance(v, bool)
+                       and (isinstance(v, int) or math.isfinite(v)) for v in box)):
             raise HTTPException(400, f"{name}: a box is [x, y, width, height] in frame pixels")
         x, y, w, h = (float(v) for v in box)
         if w < MIN_SIDE or h < MIN_SIDE:
@@ -212,9 +215,9 @@ def calibrate_router(gate: Gate, *, zones_file: Path | None, camera_frame: Frame
         length = request.headers.get("content-length", "")
         if length.isdigit() and int(length) > MAX_UPLOAD_BYTES + 64 * 1024:
             raise HTTPException(413, f"the image is larger than {MAX_UPLOAD_BYTES // (1024 * 1024)} MB")
+        gate.before_upload(request)
         if not request.headers.get("content-type", "").startswith("multipart/form-data"):
             gate.check_post(request, None)
-            gate.require_admin(request)
             raise HTTPException(400, "upload the photo as multipart/form-data (field 'image')")
         try:
             form = await request.form(max_files=1, max_fields=4)
@@ -236,7 +239,7 @@ def calibrate_router(gate: Gate, *, zones_file: Path | None, camera_frame: Frame
     async def save_zones(request: Request) -> JSONResponse:
         try:
             body = await request.json()
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deep
             body = None
         token = body.get("csrf") if isinstance(body, dict) else None
         gate.check_post(request, token if isinstance(token, str) else None)

@@ -155,6 +155,8 @@ class RateLimiter:
         self.max_tracked = max_tracked
         self._clock = clock
         self._buckets: dict[str, _Bucket] = {}
+        #: addresses with a PIN being checked now (:meth:`begin`)
+        self._checking: set[str] = set()
         self._lock = threading.Lock()
 
     def _bucket(self, client: str, now: float) -> _Bucket | None:
@@ -171,10 +173,33 @@ class RateLimiter:
             b = self._bucket(client, now)
             return max(0.0, b.locked_until - now) if b else 0.0
 
+    def begin(self, client: str) -> float:
+        """Take a PIN check for this address: 0, and the check is its one in flight, or
+        the seconds it must wait first. One check per address at a time, ended by
+        :meth:`failure`, :meth:`success` or :meth:`abandon`: guesses sent together are
+        counted one by one, not all hashed before the first wrong one is counted (64
+        guesses sent at once were all checked, and only then was the address locked)."""
+        now = self._clock()
+        with self._lock:
+            b = self._bucket(client, now)
+            if b is not None and b.locked_until > now:
+                return b.locked_until - now
+            key = client_key(client)
+            if key in self._checking:
+                return 1.0
+            self._checking.add(key)
+            return 0.0
+
+    def abandon(self, client: str) -> None:
+        """End a check that came to no answer (the hash failed)."""
+        with self._lock:
+            self._checking.discard(client_key(client))
+
     def failure(self, client: str) -> float:
         """Count a wrong PIN; returns the seconds this address must now wait."""
         now = self._clock()
         with self._lock:
+            self._checking.discard(client_key(client))
             b = self._bucket(client, now)
             if b is None:
                 if len(self._buckets) >= self.max_tracked:
@@ -190,6 +215,7 @@ class RateLimiter:
 
     def success(self, client: str) -> None:
         with self._lock:
+            self._checking.discard(client_key(client))
             self._buckets.pop(client_key(client), None)
 
 

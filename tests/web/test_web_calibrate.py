@@ -56,7 +56,8 @@ def test_without_an_admin_session_nothing_is_shown_or_saved(client, tmp_path):
     assert client.get("/admin/api/calibrate/zones").status_code == 401
     assert client.get("/admin/api/calibrate/frame").status_code == 401
     files = {"image": ("t.png", png(table_photo()), "image/png")}
-    assert client.post("/admin/api/calibrate/frame", files=files).status_code == 403  # no CSRF
+    # not admin: refused from the headers, the upload never read (nor spooled to a file)
+    assert client.post("/admin/api/calibrate/frame", files=files).status_code == 401
     assert client.post("/admin/api/calibrate/frame", files=files, data={"csrf": token}).status_code == 401
     body = {"zones": {"seat0": [10, 10, 100, 100]}, "frame_size": [W, H]}
     assert client.post("/admin/api/calibrate/zones", json=body).status_code == 403
@@ -64,6 +65,9 @@ def test_without_an_admin_session_nothing_is_shown_or_saved(client, tmp_path):
     assert not (tmp_path / "camera-zones.json").exists()
     # an admin session still needs the token, and a foreign Origin is refused
     good = admin(client)
+    assert client.post("/admin/api/calibrate/frame", files=files).status_code == 403  # no CSRF
+    assert client.post("/admin/api/calibrate/frame", files=files,
+                       headers={"Origin": "http://evil.example"}).status_code == 403
     assert client.post("/admin/api/calibrate/zones", json=body).status_code == 403
     assert client.post("/admin/api/calibrate/zones", json={**body, "csrf": good},
                        headers={"Origin": "http://evil.example"}).status_code == 403
@@ -112,12 +116,34 @@ def test_upload_a_photo_draw_on_it_and_save_zones(client, tmp_path):
     ({}, [W, H], "at least one zone"),
     ({"seat0": [10, 10, 50, 50]}, [W], "frame_size"),
     ({"seat0": [10, 10, 50, 50]}, [0, 0], "frame_size"),
+    ({"seat0": [10, 10, 50, 50]}, [10**400, 480], "not a camera frame size"),
 ])
 def test_bad_zones_are_refused_with_a_reason(client, tmp_path, zones, frame_size, message):
     token = admin(client)
     r = client.post("/admin/api/calibrate/zones", json={"zones": zones, "frame_size": frame_size, "csrf": token})
     assert r.status_code == 400 and message in r.json()["detail"], r.text
     assert not (tmp_path / "camera-zones.json").exists()
+
+
+@pytest.mark.parametrize("size", ["[NaN, 480]", "[640, Infinity]", "[-Infinity, 480]"])
+def test_a_frame_size_that_is_no_number_is_refused_with_a_reason(client, tmp_path, size):
+    """Python's JSON reads NaN and Infinity, which no frame has (``int(nan)`` was a 500)."""
+    token = admin(client)
+    raw = f'{{"zones": {{"seat0": [10, 10, 50, 50]}}, "frame_size": {size}, "csrf": "{token}"}}'
+    r = client.post("/admin/api/calibrate/zones", content=raw, headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and "frame_size" in r.json()["detail"], r.text
+    assert not (tmp_path / "camera-zones.json").exists()
+
+
+def test_json_nested_past_pythons_depth_is_a_bad_request_not_a_crash(client):
+    """Thirty thousand nested lists: Python's parser gives up (RecursionError), which
+    was a 500 and a logged traceback, before the PIN or CSRF was looked at."""
+    deep = "[" * 30000 + "]" * 30000
+    token = client.get("/admin/api/session").json()["csrf"]
+    for path in ("/admin/api/login", "/admin/api/command", "/admin/api/calibrate/zones"):
+        r = client.post(path, content=deep, headers={"Content-Type": "application/json",
+                                                     "X-CSRF-Token": token})
+        assert r.status_code in (400, 401, 403), (path, r.status_code)
 
 
 def test_a_bad_upload_is_refused(client):

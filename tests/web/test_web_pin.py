@@ -87,6 +87,78 @@ def test_the_limiter_remembers_a_bounded_number_of_addresses(clock):
     assert len(limiter._buckets) <= 100
 
 
+def test_an_address_has_one_pin_check_at_a_time(clock):
+    limiter = RateLimiter(max_failures=3, clock=clock)
+    assert limiter.begin("10.0.0.66") == 0
+    assert limiter.begin("10.0.0.66") > 0  # a second guess sent with the first waits
+    assert limiter.begin("10.0.0.7") == 0  # nobody else does
+    limiter.failure("10.0.0.66")
+    assert limiter.begin("10.0.0.66") == 0  # counted: the next may be checked
+    limiter.abandon("10.0.0.66")
+    assert limiter.begin("10.0.0.66") == 0
+
+
+def test_guesses_sent_all_at_once_are_counted_one_by_one(tmp_path):
+    """64 wrong PINs sent together from one address: before, all 64 were hashed and
+    answered 401 before the first was counted. Now one is checked at a time, so the
+    burst gets at most the free tries and the first counted wrong one; the rest wait."""
+    import sys
+    import threading
+    from pathlib import Path
+
+    import httpx
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from webdrive import LiveServer
+
+    app = create_app(Referee(), admin_pin=PIN, state_dir=tmp_path, limiter=RateLimiter(max_failures=3))
+    codes: list[int] = []
+    with LiveServer(app) as server, httpx.Client(base_url=server.url, timeout=60) as http:
+        token = http.get("/admin/api/session").json()["csrf"]
+        start = threading.Barrier(32)
+
+        def guess() -> None:
+            start.wait()
+            r = http.post("/admin/api/login", json={"pin": "000000", "csrf": token})
+            codes.append(r.status_code)
+
+        threads = [threading.Thread(target=guess) for _ in range(32)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert len(codes) == 32 and set(codes) <= {401, 429}
+    assert 1 <= codes.count(401) <= 4, codes
+
+
+def test_a_burst_of_pin_checks_does_not_grow_the_process(tmp_path):
+    """Each scrypt takes 16 MiB. Run on whichever web worker thread took the login, the
+    C library kept it in that thread's arena: 48 logins left a process about 240 MB
+    bigger (480 MB after 64 on the live server). All hashing runs on one thread now.
+    Measured in a process of its own."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    probe = (
+        "import threading\n"
+        "from controller.web.pin import PinHash\n"
+        "h = PinHash.of('123456')\n"
+        "def rss():\n"
+        "    return int([l for l in open('/proc/self/status') if l.startswith('VmRSS')][0].split()[1])\n"
+        "h.verify('000000')\n"
+        "base = rss()\n"
+        "ts = [threading.Thread(target=h.verify, args=('000000',)) for _ in range(48)]\n"
+        "[t.start() for t in ts]\n"
+        "[t.join() for t in ts]\n"
+        "print((rss() - base) // 1024)\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    grown = subprocess.run([sys.executable, "-c", probe], cwd=root, capture_output=True, text=True,
+                           timeout=300, check=True).stdout.strip()
+    assert int(grown) < 64, f"grew {grown} MB"
+
+
 def test_the_pin_file_holds_a_salted_hash_readable_by_the_owner_only(tmp_path):
     store = PinFile(tmp_path)
     pin = store.load_or_create()
