@@ -37,6 +37,7 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from controller.web.hosts import HostAllowlist
+from controller.web.security import client_key
 
 
 @dataclass(frozen=True)
@@ -144,9 +145,14 @@ class GuardedH11Protocol(H11Protocol):
             self.transport.close()
 
     def _make_room(self) -> None:
-        """Over a cap: drop the oldest idle connection (of this address first), else this one."""
-        me = _client_of(self)
-        mine = [p for p in self.connections if _client_of(p) == me]
+        """Over a cap: drop the oldest idle connection (of this address first); over the
+        total cap with none idle (every one a WebSocket held open), the oldest of the
+        address that holds the most, when that is not this one's; else this one. So
+        a few addresses holding every WebSocket they may cannot keep a new player, or the
+        table screen reloading, out. Addresses count as the PIN delays count them (an
+        IPv6 /64 is one)."""
+        me = client_key(_client_of(self) or "")
+        mine = [p for p in self.connections if client_key(_client_of(p) or "") == me]
         if len(mine) > self.limits.max_per_client:
             pool = mine
         elif len(self.connections) > self.limits.max_connections:
@@ -155,6 +161,14 @@ class GuardedH11Protocol(H11Protocol):
             return
         idle = [p for p in pool if p is not self and isinstance(p, GuardedH11Protocol) and p.waiting_for_headers()]
         victim = min(idle, key=lambda p: p.opened) if idle else self
+        if not idle and pool is not mine:
+            held: dict[str, list[Any]] = {}
+            for p in self.connections:
+                if p is not self:
+                    held.setdefault(client_key(_client_of(p) or ""), []).append(p)
+            hog = max(held, key=lambda k: len(held[k]), default=None)
+            if hog is not None and hog != me and len(held[hog]) > len(mine):
+                victim = min(held[hog], key=lambda p: getattr(p, "opened", 0.0))
         victim.connections.discard(victim)
         victim.transport.close()
 

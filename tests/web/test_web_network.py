@@ -92,10 +92,22 @@ def test_a_declared_huge_body_is_refused_before_a_byte_is_read(server):
         assert s.recv(4096).startswith(b"HTTP/1.1 413")
 
 
+def admin_cookie(server) -> bytes:
+    """A Cookie header line of an admin session on ``server`` (the PIN typed once)."""
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        token = http.get("/admin/api/session").json()["csrf"]
+        assert http.post("/admin/api/login", json={"pin": PIN, "csrf": token}).status_code == 200
+        return f"Cookie: cp_session={http.cookies['cp_session']}\r\n".encode()
+
+
 def test_a_chunked_photo_upload_is_cut_off_before_it_is_spooled(server):
+    """An admin's upload that will not end (an unauthenticated one is refused from its
+    headers, before a byte of it is read)."""
     boundary = b"xyzzy"
+    cookie = admin_cookie(server)
     head = (b"POST /admin/api/calibrate/frame HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n"
-            b"Content-Type: multipart/form-data; boundary=" + boundary + b"\r\n\r\n")
+            + cookie
+            + b"Content-Type: multipart/form-data; boundary=" + boundary + b"\r\n\r\n")
     first = (b"--" + boundary + b'\r\nContent-Disposition: form-data; name="image"; filename="t.jpg"\r\n'
              b"Content-Type: image/jpeg\r\n\r\n")
     httpx.get(server.url + "/api/state")
@@ -106,6 +118,10 @@ def test_a_chunked_photo_upload_is_cut_off_before_it_is_spooled(server):
     assert accepted < 40 * MB
     assert bytes_written(server.pid) - before_disk < 16 * MB
     assert peak_kb(server) - before_mem < 32 * 1024
+    anonymous = head.replace(cookie, b"")
+    accepted, answer = stream_chunked(server.port, anonymous, 96 * MB, first)
+    assert answer.startswith(b"HTTP/1.1 401"), answer[:200]
+    assert accepted < 40 * MB
 
 
 def test_a_foreign_host_is_refused_own_names_are_served(server):
@@ -227,3 +243,48 @@ def test_a_whole_body_sent_in_time_is_served(quick_body_server):
     with httpx.Client(base_url=quick_body_server.url) as c:
         token = c.get("/admin/api/session").json()["csrf"]
         assert c.post("/admin/api/login", json={"pin": PIN, "csrf": token}).status_code == 200
+
+
+def hold_websocket(port: int, source: str) -> socket.socket:
+    """A WebSocket to /ws from the loopback address ``source``, held open and never read."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+    s.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+              b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        data = s.recv(4096)
+        assert data, "closed before the upgrade"
+        answer += data
+    assert answer.startswith(b"HTTP/1.1 101"), answer[:80]
+    return s
+
+
+def closed_by_server(s: socket.socket) -> bool:
+    """Whether the server has hung up on ``s`` (what it sent before, the game's state
+    stream, is read past)."""
+    s.setblocking(False)
+    try:
+        while True:
+            if not s.recv(65536):
+                return True
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+
+
+def test_websockets_held_open_by_a_few_addresses_do_not_lock_a_new_player_out(tmp_path):
+    """Three addresses each hold every WebSocket they may, filling the server: before, a
+    new visitor (a phone, the table screen reloading) was refused until they let go, for
+    an open WebSocket is never idle. Now the address holding the most gives one up."""
+    limits = {"max_connections": 24, "max_per_client": 8}
+    with GuardedServer(tmp_path, limits=limits) as srv:
+        held = [hold_websocket(srv.port, f"127.0.0.{2 + k // 8}") for k in range(24)]
+        try:
+            for _ in range(3):  # each new visitor gets in, again and again
+                with httpx.Client(timeout=10) as http:
+                    assert http.get(srv.url + "/api/state").status_code == 200
+            assert 1 <= sum(closed_by_server(s) for s in held) <= 3  # the rest stay open
+        finally:
+            for s in held:
+                s.close()
