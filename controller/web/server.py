@@ -208,9 +208,36 @@ def quiet_server_logs() -> None:
             logger.addFilter(_QUIET)
 
 
+class HeaderLimit:
+    """A request whose line and headers come to more than ``most`` bytes: 431 (a
+    WebSocket: closed). h11's own bound (``h11_max_incomplete_event_size``) holds only
+    while the headers are incomplete: headers that arrived in one read were taken at any
+    size (a 60 KB header was served)."""
+
+    def __init__(self, app: Any, most: int) -> None:
+        self.app = app
+        self.most = most
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            size = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"")
+            size += sum(len(k) + len(v) + 4 for k, v in scope.get("headers", []))
+            if size > self.most:
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1008})
+                    return
+                body = b"request headers too large"
+                await send({"type": "http.response.start", "status": 431, "headers": [
+                    (b"content-type", b"text/plain; charset=utf-8"),
+                    (b"content-length", str(len(body)).encode()), (b"connection", b"close")]})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
+
+
 def guarded_app(app: Any, limits: WebLimits) -> Any:
-    """``app`` behind the Host allowlist."""
-    return HostAllowlist(app, limits.allowed_hosts)
+    """``app`` behind the header limit and the Host allowlist."""
+    return HeaderLimit(HostAllowlist(app, limits.allowed_hosts), limits.max_header_bytes)
 
 
 def make_server(app: Any, host: str, port: int, limits: WebLimits | None = None) -> Any:

@@ -288,3 +288,21 @@ def test_websockets_held_open_by_a_few_addresses_do_not_lock_a_new_player_out(tm
         finally:
             for s in held:
                 s.close()
+
+
+def test_headers_over_the_limit_are_refused_even_sent_in_one_piece(server):
+    """16 KiB of request line and headers at most: h11 bounds only headers still coming
+    in, so 60 KB sent at once used to be served (200)."""
+    big = b"X-Filler: " + b"a" * 60_000 + b"\r\n"
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n" + big + b"\r\n")
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            data = s.recv(4096)
+            if not data:
+                break
+            answer += data
+    assert answer.startswith((b"HTTP/1.1 431", b"HTTP/1.1 400")), answer[:100]
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Filler: " + b"a" * 8_000 + b"\r\n\r\n")
+        assert s.recv(4096).startswith(b"HTTP/1.1 200")  # a big but honest header is served
