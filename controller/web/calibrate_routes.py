@@ -261,6 +261,10 @@ def calibrate_router(gate: Gate, *, zones_file: Path | None, camera_frame: Frame
             empty = current_frame("auto")
             if empty is None:
                 raise HTTPException(400, "no frame of the empty table to keep")
+            if (empty.shape[1], empty.shape[0]) != tuple(size):
+                # the reader compares it with its frames pixel for pixel
+                raise HTTPException(400, f"the empty table's frame is {empty.shape[1]}×{empty.shape[0]}, "
+                                         f"the zones' frame {size[0]}×{size[1]}: they must be one size")
             zones.empty_path = zones_file.with_name(zones_file.stem + "-empty.png")
             await run_in_threadpool(save_empty, empty, zones.empty_path)
         await run_in_threadpool(save_atomically, zones, zones_file)

@@ -357,6 +357,11 @@ def test_an_oblique_camera_gets_the_tables_plane_and_the_empty_table_is_kept(tmp
         body = {"zones": {"seat0": [0, 0, 50, 50]}, "frame_size": [640, 480], "table_from_seats": True}
         r = c.post("/admin/api/calibrate/zones", json=body, headers={"X-CSRF-Token": token})
         assert r.status_code == 400 and "seat0 to seat3" in r.json()["detail"]
+        body = {"zones": seats, "frame_size": [1280, 960], "table_from_seats": True, "empty_table": True}
+        r = c.post("/admin/api/calibrate/zones", json=body, headers={"X-CSRF-Token": token})
+        # an empty table of another size than the zones' frame cannot be the reference
+        assert r.status_code == 400 and "must be one size" in r.json()["detail"], r.text
+        assert not zones_file.exists()
         body = {"zones": seats, "frame_size": [640, 480], "table_from_seats": True, "empty_table": True}
         r = c.post("/admin/api/calibrate/zones", json=body, headers={"X-CSRF-Token": token})
         assert r.status_code == 200
