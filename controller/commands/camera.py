@@ -233,7 +233,7 @@ def run(
     # a recording (a folder of pictures, a video file) holds each card's frames in the
     # walk's order: a card skipped must use up its frames too, or the next card is saved
     # with them. A live camera has nothing to use up.
-    recorded = not (isinstance(spec, int) or spec == "picamera2")
+    recorded = not (getattr(source, "live", False) or spec == "picamera2")
     detector = CardDetector()
 
     def frame():  # noqa: ANN202 - a BGR frame or None
@@ -253,7 +253,7 @@ def run(
     )
     try:
         if args.scenes:
-            return _scenes(session, out, ask)
+            return _scenes(session, out, ask, recorded)
         return _singles(session, cards, out, ask, recorded)
     finally:
         source.close()
@@ -280,7 +280,7 @@ def _singles(  # noqa: ANN001
             continue
         saved, reads = session.single(card)
         if not saved:
-            print("the camera gave no frame; stopping", file=out)
+            print(DRY_RECORDING if recorded else "the camera gave no frame; stopping", file=out)
             failed = True
             rest = cards[n:]
             break
@@ -336,6 +336,10 @@ def _check(card: str, reads: list[list[tuple[str, float]]]) -> str | None:
     return None
 
 
+#: A recording (a folder, a video) with fewer frames than the walk asks for.
+DRY_RECORDING = "the recording has no more frames; stopping"
+
+
 def _answer(ask: Callable[[str], str], prompt: str) -> str:
     """The organiser's answer; the end of input (Ctrl-D, a script's last line) is "q"."""
     try:
@@ -344,7 +348,7 @@ def _answer(ask: Callable[[str], str], prompt: str) -> str:
         return "q"
 
 
-def _scenes(session, out: TextIO, ask: Callable[[str], str]) -> int:  # noqa: ANN001
+def _scenes(session, out: TextIO, ask: Callable[[str], str], recorded: bool = False) -> int:  # noqa: ANN001
     from vision.capture import CaptureError, card_code
 
     print(
@@ -369,7 +373,7 @@ def _scenes(session, out: TextIO, ask: Callable[[str], str]) -> int:  # noqa: AN
             continue
         name = session.scene(cards)
         if name is None:
-            print("the camera gave no frame; stopping", file=out)
+            print(DRY_RECORDING if recorded else "the camera gave no frame; stopping", file=out)
             break
         n += 1
         print(f"  saved {name} with {' '.join(cards)}", file=out)

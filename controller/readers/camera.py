@@ -38,6 +38,9 @@ IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 #: is compared with the empty table captured at calibration: a camera knocked since
 #: then puts cards on the wrong spots (:mod:`vision.moved`).
 VIEW_CHECK_EVERY = 30
+#: Seconds between the faults said while the camera stays away: once when it goes, then
+#: again each minute (the table's screens show a fault for a while, then drop it).
+LOST_REMINDER = 60.0
 
 
 class FrameSource(Protocol):
@@ -61,7 +64,7 @@ class OpenCVSource:
     def __init__(self, device: int | str = 0, size: tuple[int, int] | None = (1280, 960)) -> None:
         self.device = device
         self.size = size
-        self.live = isinstance(device, int)
+        self.live = isinstance(device, int) or str(device).startswith("/dev/video")
         self._cap = None
         try:
             self._open()
@@ -166,6 +169,8 @@ def open_source(spec: str | int | Path) -> FrameSource:
         return OpenCVSource(int(spec))
     if str(spec) == "picamera2":
         return Picamera2Source()
+    if str(spec).startswith("/dev/video"):
+        return OpenCVSource(str(spec))  # a camera by its device: the reader's frame size
     if Path(spec).is_dir():
         return FolderSource(spec)
     return OpenCVSource(str(spec), size=None)
@@ -214,8 +219,10 @@ class CameraReader(PollingReader):
         self.on_removed = on_removed
         self.poll_interval = frame_interval
         self.finished = False
-        #: Why the camera gives no frames (its last error), or None while it does.
+        #: Why the camera gives no frames (its last error), or None while it does; since
+        #: when (the clock's time) and when that was last said.
         self.lost: str | None = None
+        self._lost_since = self._lost_said = 0.0
         self.last_detections: list[Detection] = []
         #: The latest frame seen, for the dashboard's zone calibration page to draw on.
         self.last_frame: np.ndarray | None = None
@@ -275,12 +282,20 @@ class CameraReader(PollingReader):
         try:
             frame = self.source.read()
         except OSError as exc:
-            if self.lost is not None:
-                return []  # said once; the rounds wait reopen_delay and try again
-            self.lost = str(exc)
-            message = f"camera: {exc}; trying again every {self.reopen_delay:g} s"
+            now = self._clock()
+            if self.lost is None:
+                self.lost, self._lost_since, self._lost_said = str(exc), now, now
+                message = f"camera: {exc}; trying again every {self.reopen_delay:g} s"
+            elif now - self._lost_said >= LOST_REMINDER:
+                # a screen that joined since (or looked away) hears it again, with how long
+                self._lost_said = now
+                minutes = (now - self._lost_since) / 60
+                message = (f"camera: still no frame, for {minutes:.0f} min ({exc}); "
+                           f"trying again every {self.reopen_delay:g} s")
+            else:
+                return []  # said; the rounds wait reopen_delay and try again
             log.warning("%s", message)
-            return [ReaderFault(source=self.source_name, message=message, at=self._clock())]
+            return [ReaderFault(source=self.source_name, message=message, at=now)]
         if frame is None:
             self.finished = True
             return []

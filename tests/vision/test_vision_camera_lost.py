@@ -67,6 +67,10 @@ def test_a_camera_that_is_not_there_is_looked_for_on_each_read() -> None:
         with pytest.raises(OSError, match=f"cannot open camera {NO_CAMERA}"):
             source.read()
     source.close()
+    by_path = OpenCVSource(f"/dev/video{NO_CAMERA}")  # a camera named by its device too
+    assert by_path.live
+    with pytest.raises(OSError, match=f"cannot open camera /dev/video{NO_CAMERA}"):
+        by_path.read()
 
 
 def test_a_video_file_that_is_not_there_is_refused_at_once(tmp_path: Path) -> None:
@@ -148,3 +152,19 @@ def test_a_capture_walk_stopped_by_a_pulled_cable_keeps_what_it_saved(
     assert "captured 1 card in" in said and "not reached: KH" in said
     saved = sorted(p.name for p in (tmp_path / "state").rglob("*.jpg"))
     assert saved == ["AS_00.jpg", "AS_01.jpg"]
+
+
+def test_a_camera_that_stays_away_is_said_again_each_minute(detector: CardDetector) -> None:
+    """The table's screens show a fault for a while and drop it: a camera still away is
+    said again each minute, with how long it has been away."""
+    now = [100.0]
+    cable = PulledCable([], 10**6, [])
+    reader = CameraReader(cable, ZoneMap.rectangles(SPOTS), detector=detector, clock=lambda: now[0])
+    said = []
+    for _ in range(200):  # a poll each second for 200 seconds
+        said += [f.message for f in reader.poll()]
+        now[0] += 1.0
+    assert len(said) == 4  # at 0 s, then at 60, 120 and 180 s
+    assert "gave no frame" in said[0] and "trying again every 1 s" in said[0]
+    assert [m.split(", for ")[1].split(" min")[0] for m in said[1:]] == ["1", "2", "3"]
+    assert all(m.startswith("camera: still no frame, for ") for m in said[1:])

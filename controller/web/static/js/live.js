@@ -29,7 +29,8 @@ export function connect(onChange, onStatus = () => {}) {
       if (ev.event === "revoke-flagged") store.flag = ev;
       else if (STICKY_UNTIL.has(ev.event)) store.flag = null;
       if (["impossible", "unknown-tag", "other-deck-tag", "command-refused", "input-refused",
-        "journal-failed", "journal-damaged", "journal-resumed", "input-held", "undone"].includes(ev.event)) store.notice = { text: ev.message, at: Date.now() };
+        "journal-failed", "journal-damaged", "journal-resumed", "input-held", "undone",
+        "reader-fault"].includes(ev.event)) store.notice = { text: ev.message, at: Date.now(), event: ev.event };
     }
     onChange(store);
   }

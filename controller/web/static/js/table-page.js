@@ -56,3 +56,4 @@ document.querySelector("#recall")?.addEventListener("click", recall);
 document.addEventListener("keydown", (e) => { if (e.key === "l" || e.key === "L") recall(); });
 onLanguage(() => { draw(); showSound(); });
 setInterval(() => { if (store.state) tickClock(root, store.state); }, 1000); // time left, between states
+setInterval(draw, 5000); // lets a reader's fault leave the messages when its time is up

@@ -178,6 +178,10 @@ function dealing(v) {
   return typeof v.cards_dealt === "number" && v.cards_dealt < 52 && v.phase !== "over" && !(v.auction && !v.auction.done);
 }
 
+// How long a reader's fault stays among the table's messages (a camera that stays away
+// says so again every minute).
+const READER_FAULT_FOR = 20000;
+
 function messages(store, ui) {
   const state = store.state;
   const v = state.view;
@@ -185,6 +189,11 @@ function messages(store, ui) {
   if (ui.offline) out.push(message("offline", el("strong", { text: t("offline.title") }), el("span", { text: t("offline.body") })));
   const rv = revokeMessage(store);
   if (rv) out.push(rv);
+  // a reader in trouble (the camera unplugged, the hub gone): the table's plays go unseen
+  const n = store.notice;
+  if (n && n.event === "reader-fault" && Date.now() - n.at < READER_FAULT_FOR) {
+    out.push(message("reader-fault", el("strong", { text: t("notice") }), el("span", { text: n.text || "" })));
+  }
   if (v.play_on_team !== null && v.play_on_team !== undefined) out.push(message("playon", el("span", { text: t("playon.offer", { team: teamShort(v.play_on_team) }) })));
   else if (v.playing_on && v.phase === "play") out.push(message("playingon", el("span", { text: t("playon.going", { team: teamShort(v.tricks[0] >= v.tricks[1] ? 0 : 1) }) })));
   const asked = v.showing || [];
