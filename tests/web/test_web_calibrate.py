@@ -198,6 +198,37 @@ def test_a_small_upload_declaring_a_huge_picture_is_refused_before_it_is_decoded
     assert int(out[1]) < 400, out  # megabytes resident at the peak: the imports, not the picture
 
 
+def test_uploads_decode_one_at_a_time(tmp_path):
+    """A 4096 x 4096 progressive JPEG is within the limits, a few hundred KB, and takes
+    about 150 MB while it decodes: four at once took a process about 520 MB up, one at a
+    time about 180 (measured in a process of its own)."""
+    rng = np.random.default_rng(0)
+    img = cv2.GaussianBlur(rng.integers(0, 255, (4096, 4096, 3), np.uint8), (0, 0), 3)
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_PROGRESSIVE, 1, cv2.IMWRITE_JPEG_QUALITY, 30,
+                                         cv2.IMWRITE_JPEG_SAMPLING_FACTOR, cv2.IMWRITE_JPEG_SAMPLING_FACTOR_444])
+    assert ok
+    photo = tmp_path / "big.jpg"
+    photo.write_bytes(buf.tobytes())
+    probe = (
+        "import sys, threading\n"
+        "from controller.web.calibrate_routes import decode_image\n"
+        "data = open(sys.argv[1], 'rb').read()\n"
+        "def hwm():\n"
+        "    return int([l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1])\n"
+        "before = hwm()\n"
+        "ts = [threading.Thread(target=decode_image, args=(data,)) for _ in range(4)]\n"
+        "[t.start() for t in ts]\n"
+        "[t.join() for t in ts]\n"
+        "print((hwm() - before) // 1024)\n"
+    )
+    import subprocess
+
+    root = Path(__file__).resolve().parents[2]
+    grown = subprocess.run([sys.executable, "-c", probe, str(photo)], cwd=root, capture_output=True,
+                           text=True, timeout=300, check=True).stdout.strip()
+    assert int(grown) < 350, f"grew {grown} MB"
+
+
 def test_a_phone_jpeg_with_a_long_exif_block_is_taken(client):
     """A phone's EXIF (up to 64 KB) and colour profile before the frame header: the size
     is still found, and the photo is drawn on."""
