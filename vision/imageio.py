@@ -66,20 +66,32 @@ def _fit(img: np.ndarray | None, long_side: int) -> np.ndarray | None:
     return cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
 
 
-def read_image(path: str | Path, long_side: int = LONG_SIDE) -> np.ndarray | None:
-    """The image at ``path`` (BGR) with its long side at most ``long_side`` pixels."""
-    p = Path(path)
+#: Bytes read from a file's start for its size: a phone's EXIF (up to 64 KB, with its
+#: thumbnail) and colour profile come before a JPEG's frame header.
+HEAD_BYTES = 256 * 1024
+
+
+def reduction(path: str | Path, long_side: int = LONG_SIDE) -> int | None:
+    """How much smaller than its full size the picture at ``path`` is decoded (1, 2, 4 or
+    8), or None if the file cannot be read."""
     try:
-        with p.open("rb") as f:
-            head = f.read(65536)
+        with Path(path).open("rb") as f:
+            head = f.read(HEAD_BYTES)
     except OSError:
         return None
-    f = _factor(image_size(head), long_side)
-    return _fit(cv2.imread(str(p), _REDUCED.get(f, cv2.IMREAD_COLOR)), long_side)
+    return _factor(image_size(head), long_side)
+
+
+def read_image(path: str | Path, long_side: int = LONG_SIDE) -> np.ndarray | None:
+    """The image at ``path`` (BGR) with its long side at most ``long_side`` pixels."""
+    f = reduction(path, long_side)
+    if f is None:
+        return None
+    return _fit(cv2.imread(str(path), _REDUCED.get(f, cv2.IMREAD_COLOR)), long_side)
 
 
 def decode_image(data: bytes, long_side: int = LONG_SIDE) -> np.ndarray | None:
     """Like :func:`read_image`, from bytes in memory (an upload)."""
-    f = _factor(image_size(data[:65536]), long_side)
+    f = _factor(image_size(data[:HEAD_BYTES]), long_side)
     buf = np.frombuffer(data, np.uint8)
     return _fit(cv2.imdecode(buf, _REDUCED.get(f, cv2.IMREAD_COLOR)), long_side)

@@ -7,7 +7,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.imageio import decode_image, image_size, read_image
+from vision.imageio import decode_image, image_size, read_image, reduction
 
 
 def test_a_big_jpeg_is_decoded_reduced_to_the_readers_size(tmp_path: Path) -> None:
@@ -29,3 +29,22 @@ def test_small_images_and_pngs_are_left_at_their_size(tmp_path: Path) -> None:
     assert read_image(tmp_path / "s.png").shape == (300, 400, 3)
     assert image_size(b"not an image") is None
     assert read_image(tmp_path / "missing.jpg") is None
+
+
+def test_a_phone_photo_with_a_long_exif_block_is_still_decoded_reduced(tmp_path: Path) -> None:
+    """A phone's EXIF (up to 64 KB) and colour profile before the frame header: read from
+    the first 64 KB only, the size was not found and the 12 megapixels were decoded whole."""
+    img = np.zeros((3000, 4000, 3), np.uint8)
+    img[:, :2000] = (30, 160, 40)
+    ok, buf = cv2.imencode(".jpg", img)
+    assert ok
+    jpeg = buf.tobytes()
+    exif = b"\xff\xe1" + (65535).to_bytes(2, "big") + b"Exif\x00\x00" + bytes(65527)
+    icc = b"\xff\xe2" + (20002).to_bytes(2, "big") + bytes(20000)
+    path = tmp_path / "phone.jpg"
+    path.write_bytes(jpeg[:2] + exif + icc + jpeg[2:])
+    assert image_size(path.read_bytes()[:65536]) is None  # past the first 64 KB
+    assert reduction(path) == 2  # 4000 -> 2000, the least above 1280
+    small = read_image(path)
+    assert small is not None and small.shape == (960, 1280, 3)
+    assert abs(int(small[480, 300, 1]) - 160) < 8
