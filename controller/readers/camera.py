@@ -119,7 +119,11 @@ class Picamera2Source:
 
     def read(self) -> np.ndarray | None:
         # Picamera2's "RGB888" is laid out B, G, R in memory: already OpenCV's order.
-        return self._cam.capture_array()
+        try:
+            return self._cam.capture_array()
+        except Exception as exc:  # noqa: BLE001 - libcamera's errors are its own kinds
+            # a camera that fails is a reader fault, as a USB camera's is (not a dead thread)
+            raise OSError(f"Pi camera gave no frame ({exc})") from exc
 
     def close(self) -> None:
         self._cam.stop()

@@ -168,3 +168,42 @@ def test_a_camera_that_stays_away_is_said_again_each_minute(detector: CardDetect
     assert "gave no frame" in said[0] and "trying again every 1 s" in said[0]
     assert [m.split(", for ")[1].split(" min")[0] for m in said[1:]] == ["1", "2", "3"]
     assert all(m.startswith("camera: still no frame, for ") for m in said[1:])
+
+
+def test_a_pi_camera_that_fails_is_a_fault_not_a_dead_reader(
+    detector: CardDetector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Picamera2 is not on this machine: a stand-in module with its calls, whose capture
+    fails as libcamera's do (its own error kinds, not OSError). Before, that error ended
+    the camera's thread; now it is the reader's fault, and the next frame is read on."""
+    import sys
+    import types
+
+    from controller.readers.camera import Picamera2Source
+
+    frames_left = [frames("QH", "seat0", 1, 5)[0], RuntimeError("Camera frontend has timed out!"),
+                   frames("QH", "seat0", 1, 6)[0]]
+
+    class Picamera2:
+        def create_video_configuration(self, main: dict) -> dict:
+            return main
+
+        def configure(self, config: dict) -> None:
+            pass
+
+        def start(self) -> None:
+            pass
+
+        def capture_array(self) -> np.ndarray:
+            got = frames_left.pop(0)
+            if isinstance(got, Exception):
+                raise got
+            return got
+
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=Picamera2))
+    reader = CameraReader(Picamera2Source(), ZoneMap.rectangles(SPOTS), detector=detector, clock=lambda: 1.0)
+    assert reader.poll() == []  # a frame, read
+    (fault,) = reader.poll()
+    assert isinstance(fault, ReaderFault)
+    assert fault.message.startswith("camera: Pi camera gave no frame (Camera frontend has timed out!)")
+    assert reader.poll() == [] and reader.lost is None  # frames again
