@@ -227,6 +227,8 @@ class CameraReader(PollingReader):
         #: when (the clock's time) and when that was last said.
         self.lost: str | None = None
         self._lost_since = self._lost_said = 0.0
+        #: When a frame the reader could not get through was last said (None: never).
+        self._unreadable_said: float | None = None
         self.last_detections: list[Detection] = []
         #: The latest frame seen, for the dashboard's zone calibration page to draw on.
         self.last_frame: np.ndarray | None = None
@@ -309,11 +311,28 @@ class CameraReader(PollingReader):
             # the table may have changed while the camera was away: nothing kept
             self.still.forget()
             self.known.forget()
-        out: list[Sighting] = list(self.process(frame))
+        try:
+            out: list[Sighting] = list(self.process(frame))
+        except Exception as exc:  # noqa: BLE001 - a reader bug must not end the camera's thread
+            return self._unreadable(exc)
         self._polls += 1
         if self._view is not None and self._polls % VIEW_CHECK_EVERY == 0:
             out += self._check_view(frame)
         return out
+
+    def _unreadable(self, exc: Exception) -> list[Sighting]:
+        """A frame the reader could not get through (a fault in the reader itself, not
+        the camera's): logged with its trace, said on the screens at most once a minute,
+        and the next frame read afresh. Before, it ended the camera's thread."""
+        log.exception("camera: a frame could not be read")
+        self.still.forget()
+        self.known.forget()
+        now = self._clock()
+        if self._unreadable_said is not None and now - self._unreadable_said < LOST_REMINDER:
+            return []
+        self._unreadable_said = now
+        message = f"camera: a frame could not be read ({type(exc).__name__}: {exc}); reading on"
+        return [ReaderFault(source=self.source_name, message=message, at=now)]
 
     def _check_view(self, frame: np.ndarray) -> list[ReaderFault]:
         """A fault, once, when the camera is found moved since calibration (two checks

@@ -207,3 +207,32 @@ def test_a_pi_camera_that_fails_is_a_fault_not_a_dead_reader(
     assert isinstance(fault, ReaderFault)
     assert fault.message.startswith("camera: Pi camera gave no frame (Camera frontend has timed out!)")
     assert reader.poll() == [] and reader.lost is None  # frames again
+
+
+def test_a_frame_the_reader_cannot_get_through_is_a_fault_and_reading_goes_on(
+    detector: CardDetector,
+) -> None:
+    """A fault in the reader itself (here a detector that breaks on one frame in three):
+    before, the exception ended the camera's thread, and the table went on with no camera.
+    Now it is said (once a minute at most), and the frames after it are read."""
+
+    class Breaking:
+        def __init__(self, inner: CardDetector) -> None:
+            self.inner, self.calls = inner, 0
+            self.empty = self.plane = None
+
+        def detect(self, frame: np.ndarray, known=None):  # noqa: ANN001, ANN201
+            self.calls += 1
+            if self.calls % 3 == 2:
+                raise ValueError("a broken frame")
+            return self.inner.detect(frame, known=known)
+
+    video = frames(None, "seat0", 1, 7) + frames("QH", "seat0", 6, 8)
+    reader = CameraReader(PulledCable(video, 0, []), ZoneMap.rectangles(SPOTS), detector=Breaking(detector),
+                          tracker=TrackerConfig(frames_to_play=2), clock=lambda: 3.0)
+    got = list(reader.sightings())
+    faults = [s for s in got if isinstance(s, ReaderFault)]
+    assert len(faults) == 1  # said once, not for every broken frame
+    assert faults[0].message == "camera: a frame could not be read (ValueError: a broken frame); reading on"
+    assert [s.card for s in got if isinstance(s, CardSeen)] == ["QH"]
+    assert reader.finished
