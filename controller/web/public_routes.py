@@ -18,6 +18,7 @@ from controller.rules.options import PRESETS
 from controller.web.broadcast import Broadcast
 from controller.web.option_schema import option_schema
 from controller.web.redact import public_event
+from controller.web.security import same_origin
 
 STATIC = Path(__file__).parent / "static"
 I18N = STATIC / "i18n"
@@ -81,6 +82,12 @@ def public_router(referee: Referee, broadcast: Broadcast) -> APIRouter:
 
     @r.websocket("/ws")
     async def stream(ws: WebSocket) -> None:
+        # another site's page in a player's browser may not open the stream: it carries
+        # only public data, but it is this table's, for its own pages (and the Host
+        # allowlist already keeps other names out)
+        if not same_origin(ws.headers.get("origin"), None, ws.headers.get("host")):
+            await ws.close(code=1008)
+            return
         await broadcast.serve(ws)
 
     return r

@@ -162,6 +162,21 @@ def test_cross_site_posts_are_refused(client, referee):
     assert "frame-ancestors 'none'" in page.headers["content-security-policy"]
 
 
+def test_another_sites_page_cannot_open_the_stream(client):
+    """A page of another site, open in a player's browser, cannot read the table's stream
+    (before, /ws took any Origin); the table's own pages and non-browser clients can."""
+    from starlette.websockets import WebSocketDisconnect
+
+    with pytest.raises(WebSocketDisconnect) as closed:
+        with client.websocket_connect("/ws", headers={"Origin": "http://evil.example"}) as ws:
+            ws.receive_json()
+    assert closed.value.code == 1008
+    with client.websocket_connect("/ws", headers={"Origin": "http://testserver"}) as ws:
+        assert ws.receive_json()  # the snapshot
+    with client.websocket_connect("/ws") as ws:
+        assert ws.receive_json()
+
+
 def test_pin_guesses_are_rate_limited(client, clock):
     for _ in range(3):
         assert login(client, "111111").status_code == 401
