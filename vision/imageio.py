@@ -25,8 +25,15 @@ _SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 
 
 
 def image_size(head: bytes) -> tuple[int, int] | None:
-    """(width, height) from the start of a JPEG or PNG file, or None if not found."""
-    if head[:8] == b"\x89PNG\r\n\x1a\n" and len(head) >= 24:
+    """(width, height) from the start of a JPEG or PNG file, or None if not found.
+
+    The markers are walked as libjpeg walks them (bytes up to the next 0xFF passed over,
+    0xFF fill bytes too, a stuffed 0xFF 0x00 no marker), so the size found is the one the
+    decoder will use: a file whose markers read one way here and another there could pass
+    as small and be decoded huge."""
+    if head[:8] == b"\x89PNG\r\n\x1a\n":
+        if len(head) < 24 or head[12:16] != b"IHDR":  # libpng wants IHDR first
+            return None
         w, h = struct.unpack(">II", head[16:24])
         return int(w), int(h)
     if head[:2] != b"\xff\xd8":
@@ -42,8 +49,8 @@ def image_size(head: bytes) -> tuple[int, int] | None:
             return int(w), int(h)
         if marker == 0xDA:  # the scan starts: a frame header would have come before it
             return None
-        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7 or marker == 0xFF:
-            i += 1 if marker == 0xFF else 2
+        if marker in (0xD8, 0x01, 0x00) or 0xD0 <= marker <= 0xD7 or marker == 0xFF:
+            i += 1 if marker == 0xFF else 2  # 0x00: a stuffed byte, passed over as libjpeg does
             continue
         (length,) = struct.unpack(">H", head[i + 2 : i + 4])
         i += 2 + length

@@ -48,3 +48,27 @@ def test_a_phone_photo_with_a_long_exif_block_is_still_decoded_reduced(tmp_path:
     small = read_image(path)
     assert small is not None and small.shape == (960, 1280, 3)
     assert abs(int(small[480, 300, 1]) - 160) < 8
+
+
+def test_the_size_is_the_one_the_decoder_will_use(tmp_path: Path) -> None:
+    """A file built to read one way to a careless marker walk and another to libjpeg: a
+    stuffed 0xFF 0x00 right after the start, whose next two bytes a walk that took it for
+    a marker jumped by, onto a small frame header hidden in an APP1 block; libjpeg passes
+    the stuffed bytes over and finds the real header, 20000 x 20000 (an outside attack:
+    664 bytes that passed as 640 x 480 and took the referee to 2.4 GB). Also a PNG whose
+    first chunk is no IHDR has no size."""
+    import struct
+
+    ok, buf = cv2.imencode(".jpg", np.zeros((16, 16, 3), np.uint8))
+    assert ok
+    jpeg = buf.tobytes()
+    sof = jpeg.index(b"\xff\xc0")
+    real = bytearray(jpeg[sof:])
+    real[5:9] = struct.pack(">HH", 20000, 20000)
+    fake = b"\xff\xc0\x00\x11\x08" + struct.pack(">HH", 480, 640) + bytes(12)
+    app1 = b"\xff\xe1" + struct.pack(">H", 10 + len(fake) + 2) + bytes(10) + fake
+    crafted = jpeg[:2] + b"\xff\x00\x00\x10" + app1 + jpeg[2:sof] + bytes(real)
+    assert image_size(crafted) == (20000, 20000)
+    png = cv2.imencode(".png", np.zeros((8, 8, 3), np.uint8))[1].tobytes()
+    assert image_size(png) == (8, 8)
+    assert image_size(png[:12] + b"tEXt" + png[16:]) is None
