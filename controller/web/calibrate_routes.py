@@ -132,7 +132,9 @@ def validate(body: Any) -> tuple[dict[str, tuple[float, float, float, float]], t
             raise HTTPException(400, f"unknown zone {name!r}: the zones are {', '.join(ALL_ZONES)}")
         if (not isinstance(box, list) or len(box) != 4
                 or not all(isinstance(v, int | float) and not isinstance(v, bool)
-                       and (isinstance(v, int) or math.isfinite(v)) for v in box)):
+                       and (abs(v) <= MAX_SIDE * 4 if isinstance(v, int) else math.isfinite(v))
+                       for v in box)):
+            # (an integer of hundreds of digits is no pixel, and no float either)
             raise HTTPException(400, f"{name}: a box is [x, y, width, height] in frame pixels")
         x, y, w, h = (float(v) for v in box)
         if w < MIN_SIDE or h < MIN_SIDE:

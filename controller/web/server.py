@@ -169,7 +169,10 @@ class GuardedH11Protocol(H11Protocol):
             hog = max(held, key=lambda k: len(held[k]), default=None)
             if hog is not None and hog != me and len(held[hog]) > len(mine):
                 victim = min(held[hog], key=lambda p: getattr(p, "opened", 0.0))
-        victim.connections.discard(victim)
+        if isinstance(victim, GuardedH11Protocol):
+            # counted out at once (its close is not); a WebSocket's own connection_lost
+            # removes it, and would fail on one already gone (a KeyError, its cleanup cut)
+            victim.connections.discard(victim)
         victim.transport.close()
 
 

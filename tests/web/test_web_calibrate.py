@@ -117,6 +117,7 @@ def test_upload_a_photo_draw_on_it_and_save_zones(client, tmp_path):
     ({"seat0": [10, 10, 50, 50]}, [W], "frame_size"),
     ({"seat0": [10, 10, 50, 50]}, [0, 0], "frame_size"),
     ({"seat0": [10, 10, 50, 50]}, [10**400, 480], "not a camera frame size"),
+    ({"seat0": [10**400, 10, 50, 50]}, [W, H], "[x, y, width, height]"),
 ])
 def test_bad_zones_are_refused_with_a_reason(client, tmp_path, zones, frame_size, message):
     token = admin(client)
