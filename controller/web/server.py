@@ -64,6 +64,19 @@ def _client_of(proto: Any) -> str | None:
     return client[0] if client else None
 
 
+def _close_unless_shaken(transport: asyncio.Transport) -> None:
+    """Close ``transport`` if its WebSocket's opening handshake has not completed."""
+    if transport.is_closing():
+        return
+    ws = transport.get_protocol()
+    done = getattr(ws, "handshake_complete", None)  # websockets' sans-io protocol
+    if done is None:
+        event = getattr(ws, "handshake_completed_event", None)  # the legacy one
+        done = event.is_set() if event is not None else True
+    if not done:
+        transport.close()
+
+
 class GuardedH11Protocol(H11Protocol):
     """uvicorn's h11 protocol with header and body deadlines and a connection cap."""
 
@@ -92,6 +105,10 @@ class GuardedH11Protocol(H11Protocol):
         self._cancel_header_timer()  # the WebSocket protocol owns the connection now
         self._cancel_body_timer()
         super().handle_websocket_upgrade(event)
+        # ... but its handshake gets the same deadline: an upgrade the WebSocket library
+        # turns down (a header line over its 8 KiB, over 128 headers) was neither answered
+        # nor closed, and held its connection for good
+        self.loop.call_later(self.limits.header_timeout, _close_unless_shaken, self.transport)
 
     def on_response_complete(self) -> None:
         super().on_response_complete()

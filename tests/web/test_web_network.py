@@ -307,3 +307,34 @@ def test_headers_over_the_limit_are_refused_even_sent_in_one_piece(server):
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
         s.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Filler: " + b"a" * 8_000 + b"\r\n\r\n")
         assert s.recv(4096).startswith(b"HTTP/1.1 200")  # a big but honest header is served
+
+
+def test_a_websocket_upgrade_the_library_turns_down_is_closed_at_the_header_deadline(tmp_path):
+    """A header line over the WebSocket library's 8 KiB: it turned the upgrade down and
+    nothing answered or closed the connection, which stayed open for good (still open
+    after 300 s in an outside attack). It gets the header deadline now."""
+    with GuardedServer(tmp_path, limits={"header_timeout": 1.0}) as srv:
+        s = socket.create_connection(("127.0.0.1", srv.port), timeout=15)
+        try:
+            s.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                      b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                      b"X-Long: " + b"a" * 9000 + b"\r\n\r\n")
+            answer = b""
+            while True:  # read until the server hangs up (the socket's timeout is 15 s)
+                data = s.recv(4096)
+                if not data:
+                    break
+                answer += data
+            assert not answer.startswith(b"HTTP/1.1 101")
+        finally:
+            s.close()
+        with socket.create_connection(("127.0.0.1", srv.port), timeout=10) as ok:  # a good one still opens
+            ok.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                       b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+            time.sleep(1.5)  # past the deadline: a completed handshake is not closed
+            assert ok.recv(4096).startswith(b"HTTP/1.1 101")
+            ok.setblocking(False)
+            try:
+                assert ok.recv(65536) != b""  # the state stream, not a hang-up
+            except BlockingIOError:
+                pass
