@@ -110,3 +110,26 @@ def test_a_snapshot_from_other_code_is_not_used(tmp_path: Path) -> None:
         restored = Referee(again)
         assert restored.restore() == len(list(again.entries()))
         assert restored.public_state() == whole
+
+
+def test_undo_passes_over_a_command_that_changed_nothing(tmp_path: Path) -> None:
+    """A refused command (a new match of no such preset) or one with nothing to do is
+    journaled, and a replay refuses it again; but it changed nothing, so the undo after it
+    takes back the last input that did (before, the undo 'undid' the refused command and
+    nothing changed: found by an outside test of the dashboard)."""
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal.open(path)
+    referee = Referee(journal)
+    referee.command("new-match", new_match_args("court-piece", hands=30), at=1.0)
+    play_with_undos(referee, journal, seed=5, inputs=40)
+    before_last = full_replay(journal).public_state()
+    last_seq = referee.last_seq
+    refused = referee.command("new-match", {**new_match_args("court-piece"), "preset": "no-such-preset"},
+                              at=9000.0, source="test")
+    assert [e.kind for e in refused] == ["command-refused"]
+    undone = referee.command("undo", at=9001.0, source="test")
+    assert [e.kind for e in undone][:1] == ["undone"]
+    assert f"undid input {last_seq} " in undone[0].to_dict()["message"]
+    assert referee.public_state() != before_last  # the last real input was taken back
+    assert referee.public_state() == full_replay(journal).public_state()
+    journal.close()

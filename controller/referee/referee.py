@@ -59,6 +59,8 @@ Subscriber = Callable[[TableEvent], None]
 
 #: how a tag of another deck was journaled before ``other_card``: "deck 'blue' (7H)"
 _OLD_DECK_NOTE = re.compile(r"^(deck '.*') \((\w{2,3})\)$")
+#: what a command that changed nothing answers: undo passes over such a command
+NO_CHANGE = frozenset({"command-refused", "ignored"})
 #: inputs held in memory while the journal cannot write (a few minutes of play); more are refused
 MAX_HELD = 2000
 #: table events after which the referee keeps a snapshot to come back to (undo, restart)
@@ -324,6 +326,10 @@ class Referee:
         else:
             self.entries.append(entry)
             out += self._apply(entry)
+            if entry.kind == COMMAND and out and all(e.kind in NO_CHANGE for e in out):
+                # a command refused or with nothing to do changed nothing: still journaled
+                # (a replay refuses it again), but no undo's to take back
+                self.entries.pop()
             if self._keep_bases and any(e.kind in BASE_EVENTS for e in out):
                 if self.journal is not None and entry.seq > self._saved_seq and out[0].kind == "match-setup":
                     self.journal.mark_match(entry.seq, entry.at)  # and the table's retention applies
