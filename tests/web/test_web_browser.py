@@ -192,3 +192,33 @@ def test_the_admin_sees_the_proof_the_table_screen_does_not(browser):
         assert terrors == [] and aerrors == []
         table.close()
         admin.close()
+
+
+def test_a_camera_unplugged_is_said_on_the_dashboard_and_the_table_screen(browser):
+    """A reader's fault (the camera unplugged, the hub gone): the dashboard's notice line
+    and the table screen's messages both say it (neither had a place for one), and the
+    table screen drops it after a while (the camera says it again each minute while it
+    stays away)."""
+    from controller.referee.notices import ReaderTrouble
+
+    fault = "camera: camera 0 gave no frame (unplugged or failed); trying again every 1 s"
+    referee = Referee()
+    new_match(referee, "court-piece")
+    with LiveServer(create_app(referee, admin_pin="424242")) as server:
+        dashboard = browser.new_page(viewport={"width": 1280, "height": 900})
+        dashboard.goto(server.url + "/")
+        table = browser.new_page(viewport={"width": 1280, "height": 720})
+        table.goto(server.url + "/table")
+        for page in (dashboard, table):  # both on the stream before the fault comes
+            expect(page.locator("body")).to_have_attribute("data-live", "1", timeout=15_000)
+        table.clock.install()  # the table's own time, to let the fault's time run out
+        referee.notice(ReaderTrouble("camera", None, fault))
+        expect(dashboard.locator('[data-role="notice"]')).to_be_visible(timeout=15_000)
+        expect(dashboard.locator('[data-role="notice-text"]')).to_have_text(fault)
+        shown = table.locator('[data-role="reader-fault"]')
+        expect(shown).to_be_visible(timeout=15_000)
+        expect(shown).to_contain_text(fault)
+        table.clock.run_for(30_000)  # past the 20 s it stays among the messages
+        expect(shown).to_have_count(0, timeout=15_000)
+        dashboard.close()
+        table.close()
