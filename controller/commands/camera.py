@@ -225,7 +225,8 @@ def run(
     spec: str | int = int(args.camera) if str(args.camera).isdigit() else args.camera
     try:
         source = open_source(spec)
-        if getattr(source, "live", False):
+        live = getattr(source, "live", False)
+        if live:
             source.read()  # a camera not there (or held by the referee) says so now
     except OSError as exc:
         print(f"camera capture: {exc}", file=out)
@@ -233,7 +234,7 @@ def run(
     # a recording (a folder of pictures, a video file) holds each card's frames in the
     # walk's order: a card skipped must use up its frames too, or the next card is saved
     # with them. A live camera has nothing to use up.
-    recorded = not (getattr(source, "live", False) or spec == "picamera2")
+    recorded = not (live or spec == "picamera2")
     detector = CardDetector()
 
     def frame():  # noqa: ANN202 - a BGR frame or None

@@ -308,9 +308,7 @@ class CameraReader(PollingReader):
         if self.lost is not None:
             log.info("camera: frames again after %s", self.lost)
             self.lost = None
-            # the table may have changed while the camera was away: nothing kept
-            self.still.forget()
-            self.known.forget()
+            self._read_afresh()  # the table may have changed while the camera was away
         try:
             out: list[Sighting] = list(self.process(frame))
         except Exception as exc:  # noqa: BLE001 - a reader bug must not end the camera's thread
@@ -320,13 +318,17 @@ class CameraReader(PollingReader):
             out += self._check_view(frame)
         return out
 
+    def _read_afresh(self) -> None:
+        """The next frame read whole, every card afresh: nothing kept from before."""
+        self.still.forget()
+        self.known.forget()
+
     def _unreadable(self, exc: Exception) -> list[Sighting]:
         """A frame the reader could not get through (a fault in the reader itself, not
         the camera's): logged with its trace, said on the screens at most once a minute,
         and the next frame read afresh. Before, it ended the camera's thread."""
         log.exception("camera: a frame could not be read")
-        self.still.forget()
-        self.known.forget()
+        self._read_afresh()
         now = self._clock()
         if self._unreadable_said is not None and now - self._unreadable_said < LOST_REMINDER:
             return []

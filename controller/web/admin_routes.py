@@ -80,11 +80,9 @@ class Gate:
 
     def check_post(self, request: Request, token: str | None) -> str:
         """Origin and CSRF for any POST; returns the session id."""
-        h = request.headers
-        if not same_origin(h.get("origin"), h.get("referer"), h.get("host")):
-            raise HTTPException(403, "cross-site request refused")
+        self._same_site(request)
         sid = self.sid(request)
-        if not self.sessions.csrf_ok(sid, token or h.get("x-csrf-token")):
+        if not self.sessions.csrf_ok(sid, token or request.headers.get("x-csrf-token")):
             raise HTTPException(403, "missing or bad CSRF token: reload the admin page")
         assert sid is not None
         return sid
@@ -93,10 +91,14 @@ class Gate:
         """Origin and admin session, from the headers alone, before a large body is read:
         parsing an upload spools it to a temporary file, and nobody else's is read at all.
         (Its CSRF token, in the body, is checked after, by :meth:`check_post`.)"""
+        self._same_site(request)
+        self.require_admin(request)
+
+    @staticmethod
+    def _same_site(request: Request) -> None:
         h = request.headers
         if not same_origin(h.get("origin"), h.get("referer"), h.get("host")):
             raise HTTPException(403, "cross-site request refused")
-        self.require_admin(request)
 
     def require_admin(self, request: Request) -> str:
         sid = self.sid(request)

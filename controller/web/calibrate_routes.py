@@ -110,15 +110,19 @@ def encode_jpeg(frame: np.ndarray) -> bytes:
     return buf.tobytes()
 
 
+def _number(v: Any) -> bool:
+    """A JSON number that can be a pixel count: not a bool, not NaN or infinite (Python's
+    JSON reads both)."""
+    return isinstance(v, int | float) and not isinstance(v, bool) and (isinstance(v, int) or math.isfinite(v))
+
+
 def validate(body: Any) -> tuple[dict[str, tuple[float, float, float, float]], tuple[int, int]]:
     """``{zones: {name: [x, y, w, h]}, frame_size: [w, h]}`` checked, or a 400 saying why."""
     if not isinstance(body, dict):
         raise HTTPException(400, "send {zones: {name: [x, y, w, h]}, frame_size: [w, h]}")
     size = body.get("frame_size")
     if (not isinstance(size, list) or len(size) != 2
-            or not all(isinstance(v, int | float) and not isinstance(v, bool)
-                       and (isinstance(v, int) or math.isfinite(v))
-                       for v in size)):
+            or not all(_number(v) for v in size)):
         raise HTTPException(400, "frame_size must be [width, height] in pixels")
     fw, fh = int(size[0]), int(size[1])
     if not (MIN_SIDE <= fw <= MAX_SIDE and MIN_SIDE <= fh <= MAX_SIDE):
@@ -131,9 +135,7 @@ def validate(body: Any) -> tuple[dict[str, tuple[float, float, float, float]], t
         if name not in ALL_ZONES:
             raise HTTPException(400, f"unknown zone {name!r}: the zones are {', '.join(ALL_ZONES)}")
         if (not isinstance(box, list) or len(box) != 4
-                or not all(isinstance(v, int | float) and not isinstance(v, bool)
-                       and (abs(v) <= MAX_SIDE * 4 if isinstance(v, int) else math.isfinite(v))
-                       for v in box)):
+                or not all(_number(v) and (isinstance(v, float) or abs(v) <= 4 * MAX_SIDE) for v in box)):
             # (an integer of hundreds of digits is no pixel, and no float either)
             raise HTTPException(400, f"{name}: a box is [x, y, width, height] in frame pixels")
         x, y, w, h = (float(v) for v in box)

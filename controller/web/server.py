@@ -64,6 +64,16 @@ def _client_of(proto: Any) -> str | None:
     return client[0] if client else None
 
 
+def _key_of(proto: Any) -> str:
+    """The address a connection counts against (:func:`client_key`: an IPv6 /64 is one),
+    worked out once per connection: every new one is counted against all the others."""
+    key = getattr(proto, "_client_key", None)
+    if key is None:
+        key = client_key(_client_of(proto) or "")
+        proto._client_key = key
+    return key
+
+
 def _close_unless_shaken(transport: asyncio.Transport) -> None:
     """Close ``transport`` if its WebSocket's opening handshake has not completed."""
     if transport.is_closing():
@@ -168,8 +178,8 @@ class GuardedH11Protocol(H11Protocol):
         a few addresses holding every WebSocket they may cannot keep a new player, or the
         table screen reloading, out. Addresses count as the PIN delays count them (an
         IPv6 /64 is one)."""
-        me = client_key(_client_of(self) or "")
-        mine = [p for p in self.connections if client_key(_client_of(p) or "") == me]
+        me = _key_of(self)
+        mine = [p for p in self.connections if _key_of(p) == me]
         if len(mine) > self.limits.max_per_client:
             pool = mine
         elif len(self.connections) > self.limits.max_connections:
@@ -182,7 +192,7 @@ class GuardedH11Protocol(H11Protocol):
             held: dict[str, list[Any]] = {}
             for p in self.connections:
                 if p is not self:
-                    held.setdefault(client_key(_client_of(p) or ""), []).append(p)
+                    held.setdefault(_key_of(p), []).append(p)
             hog = max(held, key=lambda k: len(held[k]), default=None)
             if hog is not None and hog != me and len(held[hog]) > len(mine):
                 victim = min(held[hog], key=lambda p: getattr(p, "opened", 0.0))
