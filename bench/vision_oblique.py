@@ -94,11 +94,8 @@ def tilted(degrees: float) -> np.ndarray:
     plane = np.column_stack([rot[:, 0], rot[:, 1], -rot @ eye])
     to_middle = np.array([[1, 0, -centre[0]], [0, 1, -centre[1]], [0, 0, 1]], np.float64)
     h0 = k @ plane @ to_middle
-    area = np.array(
-        [SPOTS.min(axis=0) - 200, [SPOTS.max(axis=0)[0] + 200, SPOTS.min(axis=0)[1] - 200],
-         SPOTS.max(axis=0) + 200, [SPOTS.min(axis=0)[0] - 200, SPOTS.max(axis=0)[1] + 200]],
-        np.float32,
-    )
+    (x0, y0), (x1, y1) = SPOTS.min(axis=0) - 200, SPOTS.max(axis=0) + 200
+    area = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
     seen = cv2.perspectiveTransform(area.reshape(-1, 1, 2), h0).reshape(-1, 2)
     lo, hi = seen.min(axis=0), seen.max(axis=0)
     s = min(w / (hi[0] - lo[0]), h / (hi[1] - lo[1]))
