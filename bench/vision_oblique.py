@@ -3,7 +3,7 @@ above and from a camera 15°, 30° and 45° from vertical (a camera on a shelf o
 tripod beside the table), read without a table plane and with the plane that
 calibration gives (from the four seats' spots as marked).
 
-    .venv/bin/python bench/vision_oblique.py [--tables 24] [--seed 11]
+    .venv/bin/python bench/vision_oblique.py [--tables 24] [--seed 11] [--width 1280]
 
 Each table is drawn once from straight above (the four cards flat on it, round a square
 of play spots, any turn), and every camera sees that same table: a pinhole camera
@@ -13,13 +13,17 @@ trapezoid). Then the camera's faults (uneven light, blur, sensor noise, JPEG los
 the tables are dark cloths, half light ones. The baseline, in the same run, is the
 overhead camera: the issue asks that a camera up to 45° off read like it.
 
+``--width`` sets the camera's frame (width × three quarters of it; 1280 × 960 unless
+told): at 45° the far card is about 100 px long in a 1280 px frame, half the least size
+docs/camera.md asks for, and a camera of more pixels makes it bigger.
+
 With a plane, the spots' centres as the camera sees them are handed to
 ``vision.plane.plane_from_square``, as ``courtpiece calibrate`` does with seat boxes
 marked on a frame.
 
 Counts the cards read as the tracker counts them (0.5 or more) and the wrong reads it
 would count (``wrong_sure``: 0.9 or more). Ends with one summary line:
-``vision_oblique tables=… cards=… overhead_pct=… deg15_pct=… deg30_pct=… deg45_pct=…
+``vision_oblique tables=… cards=… width=… overhead_pct=… deg15_pct=… deg30_pct=… deg45_pct=…
 plane_deg15_pct=… plane_deg30_pct=… plane_deg45_pct=… ratio_45_to_overhead=…
 ratio_plane_45_to_overhead=… wrong_counted=… wrong_sure=…`` (the wrong reads over every
 angle, with and without the plane).
@@ -41,9 +45,10 @@ from vision.plane import plane_from_square  # noqa: E402
 from vision.synth import LIGHT_TABLES, camera, card_face, place, table  # noqa: E402
 from vision.warp import warp_perspective  # noqa: E402
 
+#: The table's size seen from straight above (pixels), where :data:`SPOTS` lie.
 FRAME = (1280, 960)
-#: The top-down table is drawn at twice the frame's size, so a near card the camera
-#: enlarges keeps its detail.
+#: The top-down table is drawn at twice that size, so a near card the camera enlarges
+#: keeps its detail.
 DRAWN = 2
 #: Play spots round a square about the table's middle (frame pixels from straight above).
 SPOTS = np.array([[640, 780], [340, 480], [640, 180], [940, 480]], np.float32)
@@ -73,14 +78,13 @@ def top_down(rng: np.random.Generator, light: bool) -> tuple[np.ndarray, list[st
     return img, cards
 
 
-def tilted(degrees: float) -> np.ndarray:
+def tilted(degrees: float, frame: tuple[int, int] = FRAME) -> np.ndarray:
     """Top-down frame pixels → the tilted camera's frame pixels: a pinhole camera over
     the table's middle, turned ``degrees`` from vertical about the left-right axis (seat
-    0's side nearest), its view scaled and shifted so the play area fills the frame."""
-    w, h = FRAME
+    0's side nearest), its view scaled and shifted so the play area fills ``frame``."""
     t = np.deg2rad(degrees)
     # the table's points (x right, y toward seat 0, z up) relative to its middle
-    centre = np.array([w / 2, h / 2], np.float64)
+    centre = np.array([FRAME[0] / 2, FRAME[1] / 2], np.float64)
     distance = FOCAL  # at 0°, one table pixel is one frame pixel in the middle
     eye = np.array([0.0, distance * np.sin(t), distance * np.cos(t)])
     forward = -eye / np.linalg.norm(eye)
@@ -98,6 +102,7 @@ def tilted(degrees: float) -> np.ndarray:
     area = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
     seen = cv2.perspectiveTransform(area.reshape(-1, 1, 2), h0).reshape(-1, 2)
     lo, hi = seen.min(axis=0), seen.max(axis=0)
+    w, h = frame
     s = min(w / (hi[0] - lo[0]), h / (hi[1] - lo[1]))
     mid = (lo + hi) / 2
     fit = np.array([[s, 0, w / 2 - s * mid[0]], [0, s, h / 2 - s * mid[1]], [0, 0, 1]])
@@ -118,25 +123,27 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--tables", type=int, default=24, help="rendered tables (default 24)")
     ap.add_argument("--seed", type=int, default=11, help="their random draw (default 11)")
+    ap.add_argument("--width", type=int, default=1280, help="the camera's frame width (1280)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     detector = CardDetector()
     rng = np.random.default_rng(args.seed)
     shrink = np.diag([1 / DRAWN, 1 / DRAWN, 1.0])
+    size = (args.width, args.width * 3 // 4)
     right = {(a, p): 0 for a in ANGLES for p in (False, True)}
     wrong = sure = 0
     for i in range(args.tables):
         drawn, cards = top_down(rng, light=bool(i % 2))
         lens = int(rng.integers(1 << 30))
         for angle in ANGLES:
-            m = tilted(angle)
-            frame = warp_perspective(drawn, m @ shrink, FRAME, cv2.BORDER_REFLECT)
+            m = tilted(angle, size)
+            frame = warp_perspective(drawn, m @ shrink, size, cv2.BORDER_REFLECT)
             frame = camera(frame, np.random.default_rng(lens), glare=False)
             spots = cv2.perspectiveTransform(SPOTS.reshape(-1, 1, 2), m).reshape(-1, 2)
             for with_plane in (False, True):
                 if with_plane and angle == 0:
                     continue
-                detector.plane = plane_from_square(spots, FRAME) if with_plane else None
+                detector.plane = plane_from_square(spots, size) if with_plane else None
                 r, wr, su = counted(detector.detect(frame), cards)
                 right[angle, with_plane] += r
                 wrong += wr
@@ -149,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{angle:2d}°: {pct[angle, False]:.1f} % of {total} cards counted right{plane}")
     base = max(pct[0, False], 1e-9)
     print(
-        f"vision_oblique tables={args.tables} cards={total} overhead_pct={pct[0, False]:.1f} "
+        f"vision_oblique tables={args.tables} cards={total} width={args.width} overhead_pct={pct[0, False]:.1f} "
         + " ".join(f"deg{a}_pct={pct[a, False]:.1f}" for a in ANGLES[1:])
         + " "
         + " ".join(f"plane_deg{a}_pct={pct[a, True]:.1f}" for a in ANGLES[1:])

@@ -94,6 +94,32 @@ class CameraSection:
     source: str = "0"  # a camera index, "picamera2", a video file or a folder of images
     zones_file: str = ""  # from `courtpiece calibrate`; empty: STATE/camera-zones.json
     deck_file: str = ""  # from `courtpiece camera learn`; empty: STATE/camera-deck.npz
+    size: str = "1280x960"  # frames asked of a live camera, width x height
+
+    @property
+    def frame_size(self) -> tuple[int, int]:
+        return parse_frame_size(self.size)
+
+
+def parse_frame_size(text: str) -> tuple[int, int]:
+    """``"1920x1440"`` -> (1920, 1440); ValueError saying what is wrong otherwise."""
+    parts = text.lower().replace(" ", "").split("x")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise ValueError(f"{text!r} is not a frame size like \"1280x960\"")
+    w, h = int(parts[0]), int(parts[1])
+    if not (320 <= w <= 4096 and 240 <= h <= 4096):
+        raise ValueError(f"{text!r}: a frame 320-4096 pixels wide and 240-4096 high")
+    return w, h
+
+
+def frame_size_arg(text: str) -> tuple[int, int]:
+    """:func:`parse_frame_size` as an argparse type (``--size 1920x1440``)."""
+    import argparse
+
+    try:
+        return parse_frame_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 @dataclass
@@ -292,6 +318,10 @@ def _check(cfg: Config, p: Path, text: str) -> None:
     if cfg.oled.kind not in ("ssd1306", "sh1106", "dummy"):
         raise ConfigError(f"{p}: bad value for {_where(text, 'oled', 'kind')}: use ssd1306 or sh1106")
     _check_web(cfg.web, p, text)
+    try:
+        parse_frame_size(cfg.camera.size)
+    except ValueError as err:
+        raise ConfigError(f"{p}: bad value for {_where(text, 'camera', 'size')}: {err}") from None
     for key in ("heartbeat_timeout", "removal_silence"):
         if not 0 < getattr(cfg.hub, key) <= 600:
             raise ConfigError(f"{p}: {_where(text, 'hub', key)} must be more than 0 seconds (at most 600)")

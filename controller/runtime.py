@@ -241,7 +241,7 @@ def start_camera(service: TableService) -> Any:
         log.warning("camera: [camera] deck_file %s is not there: reading with the generic "
                     "model (courtpiece camera learn --out %s writes it)", cam.deck_file, cam.deck_file)
     try:
-        source = open_source(spec)
+        source = open_source(spec, cam.frame_size)
     except OSError as exc:  # a video file that is not there, Picamera2 not installed
         log.error("camera: %s; the referee runs without it", exc)
         service.on_reader_event(ReaderFault(source="camera", message=f"camera: {exc}",

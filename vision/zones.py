@@ -47,7 +47,11 @@ class ZoneMap:
     def empty_table(self) -> np.ndarray | None:
         if self.empty_path is None or not self.empty_path.exists():
             return None
-        return read_image(self.empty_path, max(self.frame_size))
+        empty = read_image(self.empty_path, max(self.frame_size))
+        if empty is not None and (empty.shape[1], empty.shape[0]) != tuple(self.frame_size):
+            # captured at the size the zones were marked on; the camera now gives more
+            empty = cv2.resize(empty, tuple(self.frame_size), interpolation=cv2.INTER_LINEAR)
+        return empty
 
     def zone_at(self, point: tuple[float, float]) -> str | None:
         for z in self.zones:
@@ -67,6 +71,26 @@ class ZoneMap:
             for z in self.zones
         ]
         return ZoneMap(zones, self.plane.size, None)
+
+    def fitted_to(self, frame_size: tuple[int, int]) -> ZoneMap | None:
+        """The same zones for a camera giving frames of ``frame_size``: scaled where the
+        frame has the shape they were marked on (a camera set to more pixels, zones
+        marked on a 1280 x 960 frame), None where it has another shape (the camera crops
+        its sensor otherwise, and the zones would lie elsewhere on the table)."""
+        w, h = frame_size
+        mw, mh = self.frame_size
+        if (w, h) == (mw, mh):
+            return self
+        if abs(w * mh - h * mw) > 0.01 * mw * mh:
+            return None
+        sx, sy = w / mw, h / mh
+        zones = [Zone(z.name, tuple((x * sx, y * sy) for x, y in z.polygon)) for z in self.zones]
+        plane = None
+        if self.plane is not None:
+            # new frame pixels -> the frame marked -> the table view
+            back = np.diag([1 / sx, 1 / sy, 1.0])
+            plane = TablePlane(self.plane.homography @ back, self.plane.size)
+        return ZoneMap(zones, (w, h), plane, self.empty_path)
 
     def with_plane(self, plane: TablePlane | None) -> ZoneMap:
         return ZoneMap(list(self.zones), self.frame_size, plane, self.empty_path)

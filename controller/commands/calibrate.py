@@ -21,6 +21,8 @@ import argparse
 import os
 from pathlib import Path
 
+from controller.config import frame_size_arg
+
 #: The zone map's name in the state directory: where ``courtpiece run`` looks for it
 #: when ``[camera] zones_file`` names no other file.
 ZONES_FILE = "camera-zones.json"
@@ -35,6 +37,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default="0",
         help="camera index, 'picamera2', a video file or an image (with --box: the picture "
         "the boxes were read off, whose size is saved with them)",
+    )
+    p.add_argument(
+        "--size",
+        type=frame_size_arg,
+        default=(1280, 960),
+        metavar="WxH",
+        help="the frame asked of a live camera (default 1280x960; as [camera] size)",
     )
     p.add_argument(
         "--zones",
@@ -78,7 +87,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run)
 
 
-def _frame(spec: str):
+def _frame(spec: str, size: tuple[int, int] = (1280, 960)):
     from vision.imageio import read_image
 
     image = read_image(spec) if Path(spec).is_file() else None
@@ -86,7 +95,7 @@ def _frame(spec: str):
         return image
     from controller.readers.camera import open_source
 
-    source = open_source(spec)
+    source = open_source(spec, size)
     try:
         for _ in range(5):  # let exposure settle
             frame = source.read()
@@ -140,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
             zones = zones.with_plane(plane)
     else:
         try:
-            frame = _frame(args.camera)
+            frame = _frame(args.camera, args.size)
         except OSError as exc:  # no such camera (none attached, or the referee holds it)
             print(f"no frame from {args.camera}: {exc}")
             return 1
@@ -157,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
             return 1
         empty = None  # the markers may be lifted for play: the reference is taken apart
     if args.empty:
-        empty = _frame(args.empty)
+        empty = _frame(args.empty, args.size)
     target = args.config or Path(args.state_dir) / ZONES_FILE
     zones.save_with_empty(target, empty)
     plane = " with the table's plane" if zones.plane is not None else ""

@@ -21,6 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
+from controller.config import frame_size_arg
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("camera", help="camera tools: capture the table's own deck")
@@ -34,6 +36,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _deck_and_state(c, "a name for this deck", "captures go to DIR/camera-captures/NAME")
     c.add_argument(
         "--camera", default="0", help="camera index, 'picamera2', a video file or a folder"
+    )
+    c.add_argument(
+        "--size",
+        type=frame_size_arg,
+        default=(1280, 960),
+        metavar="WxH",
+        help="the frame asked of a live camera (default 1280x960; as [camera] size)",
     )
     c.add_argument("--frames", type=int, default=3, help="frames saved per card (default 3)")
     c.add_argument("--cards", help="only these cards, comma-separated (default: all 52)")
@@ -224,7 +233,7 @@ def run(
         return 2
     spec: str | int = int(args.camera) if str(args.camera).isdigit() else args.camera
     try:
-        source = open_source(spec)
+        source = open_source(spec, args.size)
         live = getattr(source, "live", False)
         if live:
             source.read()  # a camera not there (or held by the referee) says so now

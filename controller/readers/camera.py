@@ -167,14 +167,15 @@ class IterableSource:
         self._it = iter(())
 
 
-def open_source(spec: str | int | Path) -> FrameSource:
-    """``0`` or ``/dev/video0`` (USB camera), ``picamera2``, a folder, or a video file."""
+def open_source(spec: str | int | Path, size: tuple[int, int] = (1280, 960)) -> FrameSource:
+    """``0`` or ``/dev/video0`` (USB camera), ``picamera2``, a folder, or a video file.
+    ``size`` is asked of a live camera (a recording gives the frames it holds)."""
     if isinstance(spec, int) or (isinstance(spec, str) and spec.isdigit()):
-        return OpenCVSource(int(spec))
+        return OpenCVSource(int(spec), size)
     if str(spec) == "picamera2":
-        return Picamera2Source()
+        return Picamera2Source(size)
     if str(spec).startswith("/dev/video"):
-        return OpenCVSource(str(spec))  # a camera by its device: the reader's frame size
+        return OpenCVSource(str(spec), size)  # a camera by its device
     if Path(spec).is_dir():
         return FolderSource(spec)
     return OpenCVSource(str(spec), size=None)
@@ -244,6 +245,11 @@ class CameraReader(PollingReader):
         """New zones (the dashboard's calibration page sets them live): with a table plane,
         frames are warped top-down and zones are looked up in table coordinates; the
         empty table captured at calibration becomes the detector's reference."""
+        self._marked = zones
+        self._misfit = None
+        self._use(zones)
+
+    def _use(self, zones: ZoneMap) -> None:
         self._zones = zones
         self._table_zones = zones.in_table()
         empty = zones.empty_table()
@@ -257,9 +263,38 @@ class CameraReader(PollingReader):
     def new_hand(self) -> None:
         self.tracker.new_hand()
 
+    def _fit(self, frame: np.ndarray) -> str | None:
+        """The zones fitted to the frame's size (a camera giving more pixels than the
+        frame they were marked on; they scale), or why they cannot be: a frame of
+        another shape, on which they would lie elsewhere on the table (said once; no
+        card is reported until zones are marked on this camera's frame)."""
+        size = (frame.shape[1], frame.shape[0])
+        if size == tuple(self._zones.frame_size) and self._misfit is None:
+            return None
+        if size == self._misfit:
+            return ""
+        fitted = self._marked.fitted_to(size) if self._marked.zones else ZoneMap(frame_size=size)
+        if fitted is None:
+            self._misfit = size
+            mw, mh = self._marked.frame_size
+            return (
+                f"camera: its frames are {size[0]} x {size[1]}, of another shape than the "
+                f"{mw} x {mh} frame the zones were marked on: no card is read until the "
+                "zones are marked on this camera's frame (dashboard /admin/calibrate, or "
+                "'courtpiece calibrate')"
+            )
+        self._misfit = None
+        if fitted is not self._zones:
+            log.info("camera: zones marked on %s x %s, frames %s x %s: zones scaled",
+                     *self._marked.frame_size, *size)
+            self._use(fitted)
+        return None
+
     def process(self, frame: np.ndarray) -> list[CardSeen]:
         """Recognise one frame and return the plays it completes."""
         self.last_frame = frame
+        if self._fit(frame) is not None:
+            return []  # zones of another shape: nothing can be placed on the table
         if not self.still.unchanged(frame):
             if self.still.forced:
                 self.known.forget()  # a read forced to keep nothing stale: every card afresh
@@ -309,6 +344,11 @@ class CameraReader(PollingReader):
             log.info("camera: frames again after %s", self.lost)
             self.lost = None
             self._read_afresh()  # the table may have changed while the camera was away
+        misfit = self._fit(frame)
+        if misfit:
+            log.warning("%s", misfit)
+            self.last_frame = frame  # the calibration page marks zones on it
+            return [ReaderFault(source=self.source_name, message=misfit, at=self._clock())]
         try:
             out: list[Sighting] = list(self.process(frame))
         except Exception as exc:  # noqa: BLE001 - a reader bug must not end the camera's thread

@@ -78,3 +78,17 @@ def test_run_says_it_in_one_line(tmp_path):
     f = write(tmp_path, b"[web]\nhost = \"caf\xe9\"\n")
     out = subprocess.run(CLI + ["run", "--config", str(f)], capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "line 2 is not UTF-8" in out.stderr
+
+
+@pytest.mark.parametrize("size", ["1280", "1280x", "big", "100x100", "1920x1440x3", "-1x960"])
+def test_a_camera_frame_size_that_is_no_size(tmp_path, size):
+    f = write(tmp_path, f'[camera]\nsize = "{size}"\n')
+    text = one_line_error(f)
+    assert "'camera.size' (line 2)" in text
+    assert "like \"1280x960\"" in text or "pixels wide" in text
+
+
+def test_a_camera_frame_size_is_asked_of_the_camera(tmp_path):
+    f = write(tmp_path, '[camera]\nsize = "1920 x 1440"\n')
+    assert load_config(f).camera.frame_size == (1920, 1440)
+    assert load_config(write(tmp_path, "")).camera.frame_size == (1280, 960)

@@ -153,3 +153,28 @@ def test_a_camera_that_is_not_there_is_a_fault_on_the_table_not_a_referee_down(t
         called = service.referee.command("call-trump", {"suit": "S"})
         assert [e.to_dict()["event"] for e in called] == ["trump-called"]
         service.close()
+
+
+def test_the_camera_is_asked_for_the_frame_size_the_config_names(tmp_path, monkeypatch):
+    """``[camera] size`` reaches the camera (a live one sets it; see
+    docs/camera.md on a camera at a slant); the default is 1280 x 960."""
+    import controller.readers.camera as camera_module
+    from controller.readers.camera import IterableSource
+
+    asked = []
+
+    def opened(spec, size=(1280, 960)):
+        asked.append((spec, size))
+        return IterableSource([])
+
+    monkeypatch.setattr(camera_module, "open_source", opened)
+    for extra, size in (("", (1280, 960)), ('size = "1920x1440"\n', (1920, 1440))):
+        cfg_file = tmp_path / "table.toml"
+        cfg_file.write_text(f'[table]\nstate_dir = "{tmp_path / "state"}"\n'
+                            f'[camera]\nenabled = true\nsource = "0"\n{extra}')
+        deck = simulated_deck()
+        service = TableService.open(load_config(cfg_file), DeckMap([deck], deck.name))
+        reader = start_camera(service)
+        assert asked[-1] == (0, size)
+        reader.close()
+        service.close()

@@ -127,7 +127,8 @@ def test_a_capture_walk_says_a_camera_is_not_there(tmp_path: Path) -> None:
     from controller.commands.camera import run
 
     ns = argparse.Namespace(deck="club", state_dir=str(tmp_path / "state"),
-                            camera=str(NO_CAMERA), frames=2, cards="AS", scenes=False)
+                            camera=str(NO_CAMERA), frames=2, cards="AS", scenes=False,
+                            size=(1280, 960))
     out = io.StringIO()
     assert run(ns, out=out, ask=lambda _: "") == 1
     assert f"camera capture: cannot open camera {NO_CAMERA}" in out.getvalue()
@@ -142,9 +143,10 @@ def test_a_capture_walk_stopped_by_a_pulled_cable_keeps_what_it_saved(
 
     one = [scene([CardSpec("AS", (640, 480), 320, 12)], seed=k, glare=False)[0] for k in range(2)]
     cable = PulledCable(one, 1, [])
-    monkeypatch.setattr(camera_module, "open_source", lambda spec: cable)
+    monkeypatch.setattr(camera_module, "open_source", lambda spec, size: cable)
     ns = argparse.Namespace(deck="club", state_dir=str(tmp_path / "state"),
-                            camera="0", frames=2, cards="AS,KH", scenes=False)
+                            camera="0", frames=2, cards="AS,KH", scenes=False,
+                            size=(1280, 960))
     out = io.StringIO()
     assert run(ns, out=out, ask=lambda _: "") == 1
     said = out.getvalue()

@@ -40,6 +40,7 @@ def args(tmp_path: Path, cam: Path, **kw: object) -> argparse.Namespace:
         "frames": 2,
         "cards": None,
         "scenes": False,
+        "size": (1280, 960),
     }
     return argparse.Namespace(**{**base, **kw})
 

@@ -177,3 +177,71 @@ def test_calibrate_command_keeps_the_plane_and_the_empty_table(tmp_path: Path) -
         )
         == 1
     )
+
+
+def _play(reader: CameraReader) -> tuple[list[tuple[str, str]], list[str]]:
+    """(zone, card) of each play the reader reports, and the faults it says."""
+    from controller.readers.sightings import CardSeen, ReaderFault
+
+    seen, faults = [], []
+    while not reader.finished:
+        for s in reader.poll():
+            if isinstance(s, CardSeen):
+                seen.append((s.zone, s.card))
+            elif isinstance(s, ReaderFault):
+                faults.append(s.message)
+    return sorted(seen), faults
+
+
+def test_a_camera_set_to_more_pixels_keeps_the_zones_marked_on_fewer(
+    detector: CardDetector, tmp_path: Path
+) -> None:
+    """Zones, plane and empty table marked on a 1280 x 960 frame; the camera then set to
+    1920 x 1440 (more pixels for the far cards of an oblique camera): the zones scale
+    with the frame, and the cards are placed on their seats."""
+    empty = oblique(top_down(False))
+    zones = zones_from_markers(empty)
+    zones.save_with_empty(tmp_path / "zones.json", empty)
+    marked = ZoneMap.load(tmp_path / "zones.json")
+    big = [cv2.resize(oblique(top_down(True), s), (1920, 1440)) for s in range(4)]
+    reader = CameraReader(IterableSource(big), marked, detector=detector)
+    seen, faults = _play(reader)
+    assert seen == sorted((f"seat{i}", c) for i, c in CARDS.items())
+    assert not faults
+    assert reader.zones.frame_size == (1920, 1440)
+    assert reader.detector.empty is not None and reader.detector.empty.shape == (1440, 1920, 3)
+    # each seat's spot, as the big frame shows it, lies in its own zone
+    spots = cv2.perspectiveTransform(
+        np.array([SPOTS[i] for i in range(4)], np.float32).reshape(-1, 1, 2), OBLIQUE
+    ).reshape(-1, 2) * 1.5
+    table = reader.zones.in_table()
+    assert [table.zone_at(tuple(p)) for p in reader.zones.plane.to_table(spots)] == [
+        f"seat{i}" for i in range(4)
+    ]
+
+
+def test_a_camera_of_another_shape_than_the_zones_is_a_fault_said_once(
+    detector: CardDetector,
+) -> None:
+    """A webcam giving 1280 x 720 where the zones were marked on 1280 x 960: scaled, the
+    zones would lie elsewhere on the table. One fault says so; no card is placed until
+    zones are marked on this camera's frame, and then the cards are read."""
+    wide = [cv2.resize(top_down(True)[120:840], (1280, 720)) for _ in range(6)]
+    marked = ZoneMap.rectangles(
+        {f"seat{i}": (x - 150, y - 190, 300, 380) for i, (x, y) in SPOTS.items()}
+    )
+    reader = CameraReader(IterableSource(wide[:3]), marked, detector=detector)
+    seen, faults = _play(reader)
+    assert seen == []
+    assert len(faults) == 1
+    assert "1280 x 720" in faults[0] and "1280 x 960" in faults[0]
+    assert reader.last_frame is not None and reader.last_frame.shape == (720, 1280, 3)
+    # marked again on this camera's frame
+    reader = CameraReader(IterableSource(wide[3:]), marked, detector=detector)
+    reader.zones = ZoneMap.rectangles(
+        {f"seat{i}": (x - 150, y - 120 - 190, 300, 380) for i, (x, y) in SPOTS.items()},
+        (1280, 720),
+    )
+    seen, faults = _play(reader)
+    assert seen == sorted((f"seat{i}", c) for i, c in CARDS.items())
+    assert not faults
