@@ -1,7 +1,8 @@
 """The camera reader with the camera tilted: rendered four-card tables seen straight from
 above and from a camera 15°, 30° and 45° from vertical (a camera on a shelf or a
-tripod beside the table), read without a table plane and with the plane that
-calibration gives (from the four seats' spots as marked).
+tripod beside the table), read without a table plane, with the plane that calibration
+gives (from the four seats' spots as marked), and with that plane and the empty table
+captured as well (all that ``courtpiece calibrate`` keeps).
 
     .venv/bin/python bench/vision_oblique.py [--tables 24] [--seed 11] [--width 1280]
 
@@ -19,14 +20,16 @@ docs/camera.md asks for, and a camera of more pixels makes it bigger.
 
 With a plane, the spots' centres as the camera sees them are handed to
 ``vision.plane.plane_from_square``, as ``courtpiece calibrate`` does with seat boxes
-marked on a frame.
+marked on a frame; calibrated, the same table empty is the reader's reference too, seen
+by the same camera a moment before (its own sensor noise and JPEG loss).
 
 Counts the cards read as the tracker counts them (0.5 or more) and the wrong reads it
 would count (``wrong_sure``: 0.9 or more). Ends with one summary line:
 ``vision_oblique tables=… cards=… width=… overhead_pct=… deg15_pct=… deg30_pct=… deg45_pct=…
-plane_deg15_pct=… plane_deg30_pct=… plane_deg45_pct=… ratio_45_to_overhead=…
-ratio_plane_45_to_overhead=… wrong_counted=… wrong_sure=…`` (the wrong reads over every
-angle, with and without the plane).
+plane_deg15_pct=… plane_deg30_pct=… plane_deg45_pct=… calibrated_deg15_pct=…
+calibrated_deg30_pct=… calibrated_deg45_pct=… ratio_45_to_overhead=…
+ratio_plane_45_to_overhead=… ratio_calibrated_45_to_overhead=… wrong_counted=…
+wrong_sure=…`` (the wrong reads over every angle and way of reading).
 """
 
 from __future__ import annotations
@@ -42,7 +45,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision import CardDetector  # noqa: E402
 from vision.plane import plane_from_square  # noqa: E402
-from vision.synth import LIGHT_TABLES, camera, card_face, place, table  # noqa: E402
+from vision.synth import (  # noqa: E402
+    LIGHT_TABLES,
+    a_moment_later,
+    camera,
+    card_face,
+    place,
+    table,
+    tilted_view,
+)
 from vision.warp import warp_perspective  # noqa: E402
 
 #: The table's size seen from straight above (pixels), where :data:`SPOTS` lie.
@@ -58,11 +69,13 @@ RANKS = "AKQJT98765432"
 FOCAL = 1000.0
 
 
-def top_down(rng: np.random.Generator, light: bool) -> tuple[np.ndarray, list[str]]:
-    """The table from straight above, at :data:`DRAWN` times the frame, and its cards."""
+def top_down(rng: np.random.Generator, light: bool) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """The table from straight above, at :data:`DRAWN` times the frame: empty, with its
+    cards, and the cards."""
     w, h = FRAME
     colour = LIGHT_TABLES[int(rng.integers(len(LIGHT_TABLES)))] if light else None
-    img = table(rng, (w * DRAWN, h * DRAWN), colour)
+    empty = table(rng, (w * DRAWN, h * DRAWN), colour)
+    img = empty.copy()
     cards = [RANKS[int(rng.integers(13))] + s for s in "SHDC"]
     rng.shuffle(cards)
     for card, spot in zip(cards, SPOTS, strict=True):
@@ -75,38 +88,14 @@ def top_down(rng: np.random.Generator, light: bool) -> tuple[np.ndarray, list[st
             rng,
             tilt=0.0,
         )
-    return img, cards
+    return empty, img, cards
 
 
 def tilted(degrees: float, frame: tuple[int, int] = FRAME) -> np.ndarray:
-    """Top-down frame pixels → the tilted camera's frame pixels: a pinhole camera over
-    the table's middle, turned ``degrees`` from vertical about the left-right axis (seat
-    0's side nearest), its view scaled and shifted so the play area fills ``frame``."""
-    t = np.deg2rad(degrees)
-    # the table's points (x right, y toward seat 0, z up) relative to its middle
-    centre = np.array([FRAME[0] / 2, FRAME[1] / 2], np.float64)
-    distance = FOCAL  # at 0°, one table pixel is one frame pixel in the middle
-    eye = np.array([0.0, distance * np.sin(t), distance * np.cos(t)])
-    forward = -eye / np.linalg.norm(eye)
-    right = np.array([1.0, 0.0, 0.0])
-    # the table's x right and y toward seat 0 as a top-down picture has them (y down):
-    # the camera's down is then right x forward, so the picture is not mirrored
-    down = np.cross(right, forward)
-    rot = np.stack([right, down, forward])  # table → camera
-    k = np.array([[FOCAL, 0, 0], [0, FOCAL, 0], [0, 0, 1]], np.float64)
-    # a table point (x, y, 0) in camera coordinates is rot @ ((x, y, 0) - eye)
-    plane = np.column_stack([rot[:, 0], rot[:, 1], -rot @ eye])
-    to_middle = np.array([[1, 0, -centre[0]], [0, 1, -centre[1]], [0, 0, 1]], np.float64)
-    h0 = k @ plane @ to_middle
+    """Top-down table pixels → the frame of a camera ``degrees`` from vertical, seat 0's
+    side nearest, its view fitted to the play area round :data:`SPOTS`."""
     (x0, y0), (x1, y1) = SPOTS.min(axis=0) - 200, SPOTS.max(axis=0) + 200
-    area = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
-    seen = cv2.perspectiveTransform(area.reshape(-1, 1, 2), h0).reshape(-1, 2)
-    lo, hi = seen.min(axis=0), seen.max(axis=0)
-    w, h = frame
-    s = min(w / (hi[0] - lo[0]), h / (hi[1] - lo[1]))
-    mid = (lo + hi) / 2
-    fit = np.array([[s, 0, w / 2 - s * mid[0]], [0, s, h / 2 - s * mid[1]], [0, 0, 1]])
-    return fit @ h0
+    return tilted_view(degrees, (x0, y0, x1, y1), frame, FRAME, FOCAL)
 
 
 def counted(dets: list, cards: list[str]) -> tuple[int, int, int]:
@@ -130,38 +119,54 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(args.seed)
     shrink = np.diag([1 / DRAWN, 1 / DRAWN, 1.0])
     size = (args.width, args.width * 3 // 4)
-    right = {(a, p): 0 for a in ANGLES for p in (False, True)}
+    modes = ("no plane", "plane", "calibrated")
+    right = {(a, m): 0 for a in ANGLES for m in modes}
     wrong = sure = 0
     for i in range(args.tables):
-        drawn, cards = top_down(rng, light=bool(i % 2))
+        empty, drawn, cards = top_down(rng, light=bool(i % 2))
         lens = int(rng.integers(1 << 30))
         for angle in ANGLES:
             m = tilted(angle, size)
-            frame = warp_perspective(drawn, m @ shrink, size, cv2.BORDER_REFLECT)
-            frame = camera(frame, np.random.default_rng(lens), glare=False)
+
+            def seen(img: np.ndarray, m: np.ndarray = m, lens: int = lens) -> np.ndarray:
+                frame = warp_perspective(img, m @ shrink, size, cv2.BORDER_REFLECT)
+                return camera(frame, np.random.default_rng(lens), glare=False)
+
+            frame = seen(drawn)
+            # the empty table as calibration captured it: the same camera, a moment
+            # before (its own sensor noise and JPEG loss)
+            capture = a_moment_later(seen(empty), np.random.default_rng(lens + 1))
             spots = cv2.perspectiveTransform(SPOTS.reshape(-1, 1, 2), m).reshape(-1, 2)
-            for with_plane in (False, True):
-                if with_plane and angle == 0:
-                    continue
-                detector.plane = plane_from_square(spots, size) if with_plane else None
+            for mode in modes if angle else modes[:1]:
+                detector.plane = plane_from_square(spots, size) if mode != "no plane" else None
+                detector.empty = capture if mode == "calibrated" else None
                 r, wr, su = counted(detector.detect(frame), cards)
-                right[angle, with_plane] += r
+                right[angle, mode] += r
                 wrong += wr
                 sure += su
-        detector.plane = None
+        detector.plane = detector.empty = None
     total = 4 * args.tables
     pct = {k: 100 * v / total for k, v in right.items()}
     for angle in ANGLES:
-        plane = f", with the plane {pct[angle, True]:.1f} %" if angle else ""
-        print(f"{angle:2d}°: {pct[angle, False]:.1f} % of {total} cards counted right{plane}")
-    base = max(pct[0, False], 1e-9)
+        more = (
+            f", with the plane {pct[angle, 'plane']:.1f} %, and the empty table "
+            f"{pct[angle, 'calibrated']:.1f} %"
+            if angle
+            else ""
+        )
+        print(f"{angle:2d}°: {pct[angle, 'no plane']:.1f} % of {total} cards counted right{more}")
+    base = max(pct[0, "no plane"], 1e-9)
     print(
-        f"vision_oblique tables={args.tables} cards={total} width={args.width} overhead_pct={pct[0, False]:.1f} "
-        + " ".join(f"deg{a}_pct={pct[a, False]:.1f}" for a in ANGLES[1:])
+        f"vision_oblique tables={args.tables} cards={total} width={args.width} "
+        f"overhead_pct={pct[0, 'no plane']:.1f} "
+        + " ".join(f"deg{a}_pct={pct[a, 'no plane']:.1f}" for a in ANGLES[1:])
         + " "
-        + " ".join(f"plane_deg{a}_pct={pct[a, True]:.1f}" for a in ANGLES[1:])
-        + f" ratio_45_to_overhead={pct[45, False] / base:.3f}"
-        f" ratio_plane_45_to_overhead={pct[45, True] / base:.3f}"
+        + " ".join(f"plane_deg{a}_pct={pct[a, 'plane']:.1f}" for a in ANGLES[1:])
+        + " "
+        + " ".join(f"calibrated_deg{a}_pct={pct[a, 'calibrated']:.1f}" for a in ANGLES[1:])
+        + f" ratio_45_to_overhead={pct[45, 'no plane'] / base:.3f}"
+        f" ratio_plane_45_to_overhead={pct[45, 'plane'] / base:.3f}"
+        f" ratio_calibrated_45_to_overhead={pct[45, 'calibrated'] / base:.3f}"
         f" wrong_counted={wrong} wrong_sure={sure}"
     )
     return 0

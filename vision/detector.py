@@ -44,6 +44,7 @@ from vision.locate import (
     card_map,
     dark_quads,
     dark_quads_and_mask,
+    elongated,
     grouped,
     mask_sources,
     outlines,
@@ -401,8 +402,12 @@ class CardDetector:
         out: list[Detection] = []
         unread: list[list[Outline]] = []
         far: list[list[Outline]] = []
+        long_ones: list[list[Outline]] = []
         for group in groups:
             if any(d.card and within(group[0], d.quad) for d in out):
+                continue
+            if elongated(group[0] if small is None else small.to_table(group[0])):
+                long_ones.append(group)
                 continue
             if _too_small(group, out):
                 far.append(group)
@@ -528,6 +533,8 @@ class CardDetector:
             out += self._faint_beside(frame_bgr, out)
         if spare and any(d.card for d in out):
             out += self._spare_reads(spare, out)
+        if long_ones and any(d.card for d in out):
+            out += self._elongated_cards(frame_bgr, long_ones, out)
         if self._disputed:
             out = self._settle_disputes(out)
         if small is not None and self.plane is not None:
@@ -536,6 +543,30 @@ class CardDetector:
                 replace(d, table_center=tuple(float(v) for v in full.to_table(d.quad).mean(axis=0)))
                 for d in out
             ]
+        return out
+
+    def _elongated_cards(
+        self, frame_bgr: np.ndarray, groups: list[list[Outline]], found: list[Detection]
+    ) -> list[Detection]:
+        """Outlines longer than a card seen square on (``vision.locate.ELONGATED``), read once every
+        other search has had its say: on a table seen at a slant with no plane, a far
+        card lying across the view is squashed that long; in a fan, the strip a card
+        shows between its neighbours is too, and read first it took their places. So
+        each is read (either way round) only where no card was found, and kept only as
+        a card counted and not read already."""
+        out: list[Detection] = []
+        for group in groups:
+            if any(overlapping(group[0], d.quad) for d in [*found, *out]):
+                continue
+            det = self._read_group(frame_bgr, group)
+            if det.card is None:
+                det = self._read_group(frame_bgr, [turned(q) for q in outlines(group)])
+            if (
+                det.card is not None
+                and det.confidence >= CORNER_MIN
+                and all(d.card != det.card for d in [*found, *out])
+            ):
+                out.append(det)
         return out
 
     def _faint_beside(self, frame_bgr: np.ndarray, found: list[Detection]) -> list[Detection]:
@@ -1476,6 +1507,14 @@ def _other_ink(card: str, other: str) -> bool:
     """Whether ``other``'s index cannot be ``card``'s own ink: ``card`` a spot card or an
     ace (every mark on it is its suit's colour) and ``other`` of the other colour."""
     return card[0] not in "JQK" and _two_colours(card, other)
+
+
+def overlapping(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two outlines share any area."""
+    pa = np.asarray(a, np.float32).reshape(-1, 1, 2)
+    pb = np.asarray(b, np.float32).reshape(-1, 1, 2)
+    area, _ = cv2.intersectConvexConvex(pa, pb)
+    return area > 1.0
 
 
 def _too_small(group: list[Outline], read: list[Detection], share: float = SMALL_SHARE) -> bool:

@@ -31,7 +31,7 @@ both ways round (:func:`turned`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 import cv2
@@ -53,7 +53,7 @@ class LocateConfig:
     # long side over short side; poker 1.40, bridge 1.56 — wide, because an oblique view
     # squashes or stretches the outline (a table homography makes it true again)
     min_aspect: float = 1.0
-    max_aspect: float = 2.3
+    max_aspect: float = 2.7  # a far card at 45° lying across the view (see ELONGATED)
     min_solidity: float = 0.88  # contour area over fitted quad area
     #: An outline with all four corners this close to the frame's edge (fraction of the
     #: frame) is the frame itself — a white table seen whole — not a card.
@@ -262,7 +262,9 @@ def line_quads(
                 continue
             if abs(float(lines[i][1] @ lines[k][1])) > np.sin(np.radians(25)):
                 continue  # the two pairs must cross at roughly right angles
-            if not cfg.min_aspect <= max(g1, g2) / min(g1, g2) <= cfg.max_aspect:
+            # (border lines are the last resort, where nothing else read: an elongated
+            # pair of lines is a strip of pattern, not a far card)
+            if not cfg.min_aspect <= max(g1, g2) / min(g1, g2) <= min(cfg.max_aspect, ELONGATED):
                 continue
             ps = [
                 _cross(*lines[i][:2], *lines[k][:2]),
@@ -619,15 +621,19 @@ def _outline_blob(
     whole, slanted = _fit_slanted(c, cfg) if cv2.contourArea(c) <= hi else (None, False)
     if whole is not None and _is_frame(whole, mask.shape, cfg):
         whole = None
-    # a card seen at a slant is taken only where nothing else outlines its blob (two
-    # cards lying across each other make such shapes too, and are better cut apart)
-    at_slant, whole = (whole, None) if slanted else (None, whole)
+    # a card seen at a slant, or an elongated outline (a far card at a slant, a fan's
+    # whole pile), is taken only where nothing else outlines its blob (two cards lying
+    # across each other make such shapes too, and are better cut apart)
+    odd = whole is not None and (slanted or elongated(whole))
+    at_slant, whole = (whole, None) if odd else (None, whole)
     if split:
         if not gray_cache:
             gray_cache.append(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
         # Two cards side by side can make a card-shaped blob too, so every blob is also
-        # cut along image edges; if that yields several cards, they win.
-        parts = _split(c, mask, gray_cache[0], cfg, lo, hi, 1 if whole is None else 2)
+        # cut along image edges; if that yields several cards, they win. (The parts are
+        # cards seen square on: none elongated.)
+        square_on = replace(cfg, max_aspect=min(cfg.max_aspect, ELONGATED))
+        parts = _split(c, mask, gray_cache[0], square_on, lo, hi, 1 if whole is None else 2)
         if len(parts) >= 2 or (whole is None and parts):
             return parts
     whole = whole if whole is not None else at_slant
@@ -843,8 +849,12 @@ def grouped(src: Sources, weak_out: list[bool] | None = None) -> list[list[Outli
                 continue
             q = _to_frame(item, s)
             mq = _measure(q)
+            long = elongated(q)
             for g, head in zip(groups, heads, strict=True):
-                if _alike(head, mq):
+                # an elongated outline (a fan's strip, a far card at a slant) groups
+                # only with its like: at the head of a card's group it would hold back
+                # the card's own outlines till last
+                if _alike(head, mq) and elongated(g[0]) == long:
                     g.append(q)
                     break
             else:
@@ -897,12 +907,27 @@ def _to_frame(q: np.ndarray, s: float) -> np.ndarray:
     return order_quad(q / s)
 
 
+#: An outline longer than this (long side over short) is no card seen square on (a
+#: poker card 1.4, a bridge card 1.55, stretched by a camera's odd pixels up to about
+#: 2), but :attr:`LocateConfig.max_aspect` lets such outlines through, up to a far card
+#: at 45° lying across the view. They group only with their like and count as no card
+#: beside others (:func:`grouped`), and are read last
+#: (``vision.detector.CardDetector._elongated_cards``).
+ELONGATED = 2.3
+
+
+def elongated(quad: np.ndarray) -> bool:
+    a, b, c, d = (float(v) for v in np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1))
+    return max(a + c, b + d) > ELONGATED * max(min(a + c, b + d), 1e-6)
+
+
 def _drop_merged(groups: list[list[Outline]], weak: list[bool]) -> list[list[Outline]]:
     """Groups whose outline holds two or more other cards' centres: touching cards
     fitted as one, which would be read as one of them a second time. Only groups not
     marked ``weak`` count as those other cards."""
     centres = [g[0].mean(axis=0) for g in groups]
     areas = [cv2.contourArea(g[0]) for g in groups]
+    weak = [w or elongated(g[0]) for g, w in zip(groups, weak, strict=True)]
     keep = []
     for i, g in enumerate(groups):
         poly = g[0].reshape(-1, 1, 2)

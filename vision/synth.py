@@ -305,6 +305,44 @@ def a_card_later(
     return before, cv2.imdecode(jpeg, cv2.IMREAD_COLOR), placed
 
 
+def tilted_view(
+    degrees: float,
+    area: tuple[float, float, float, float],
+    frame: tuple[int, int] = (1280, 960),
+    table_size: tuple[int, int] = (1280, 960),
+    focal: float = 1000.0,
+) -> np.ndarray:
+    """The homography from a top-down picture of the table (``table_size`` pixels) to the
+    frame of a pinhole camera ``degrees`` from vertical: over the table's middle at
+    ``focal`` table pixels from it, turned about the left-right axis so the bottom of
+    the picture is nearest; its view scaled and shifted so ``area`` (x0, y0, x1, y1 of
+    the picture) fills ``frame``. Far cards come out smaller than near ones, and
+    squashed front to back: a camera on a shelf or a tripod. (``focal`` of 1000 for a
+    1280 px wide view is a webcam's field, about 65° across.)"""
+    t = np.deg2rad(degrees)
+    eye = np.array([0.0, focal * np.sin(t), focal * np.cos(t)])
+    forward = -eye / np.linalg.norm(eye)
+    right = np.array([1.0, 0.0, 0.0])
+    # the picture's x right and y toward the near side (down in the picture): the
+    # camera's down is right x forward, so the frame is not mirrored
+    down = np.cross(right, forward)
+    rot = np.stack([right, down, forward])  # table -> camera
+    k = np.array([[focal, 0, 0], [0, focal, 0], [0, 0, 1]], np.float64)
+    # a table point (x, y, 0) in camera coordinates is rot @ ((x, y, 0) - eye)
+    plane = np.column_stack([rot[:, 0], rot[:, 1], -rot @ eye])
+    cx, cy = table_size[0] / 2, table_size[1] / 2
+    h0 = k @ plane @ np.array([[1, 0, -cx], [0, 1, -cy], [0, 0, 1]], np.float64)
+    x0, y0, x1, y1 = area
+    corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+    seen = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), h0).reshape(-1, 2)
+    lo, hi = seen.min(axis=0), seen.max(axis=0)
+    w, h = frame
+    s = min(w / (hi[0] - lo[0]), h / (hi[1] - lo[1]))
+    mid = (lo + hi) / 2
+    fit = np.array([[s, 0, w / 2 - s * mid[0]], [0, s, h / 2 - s * mid[1]], [0, 0, 1]])
+    return fit @ h0
+
+
 def lamp(frame: np.ndarray, kelvin: int) -> np.ndarray:
     """The frame as lit by a lamp of colour temperature ``kelvin`` instead of daylight:
     2700 K is a tungsten bulb (warm, little blue), 8000 K a cool LED (blue cast)."""
