@@ -339,6 +339,54 @@ def test_drag_a_zone_on_the_camera_frame_in_a_browser(tmp_path):
     assert [z.names() for z in applied] == [["seat0"]]
 
 
+@pytest.mark.browser
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
+def test_zones_marked_on_a_smaller_frame_are_shown_and_saved_at_the_cameras_size(tmp_path):
+    """Zones saved on a 1280 x 960 frame; the camera since set to 1920 x 1440 ([camera]
+    size). The page shows each box on the same spot of the bigger frame, and saving
+    (another zone marked) keeps them there: before, the old pixels were drawn and saved
+    as the new frame's, a third of the way off toward its corner."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from webdrive import LiveServer
+
+    ZoneMap.rectangles({"seat0": (200, 600, 240, 240), "seat1": (800, 100, 200, 300)}).save(
+        tmp_path / "camera-zones.json"
+    )
+    frame = table_photo(1920, 1440)
+    app = create_app(Referee(), admin_pin=PIN, state_dir=tmp_path, camera_frame=lambda: frame)
+    with LiveServer(app) as server, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": 900, "height": 900})
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(server.url + "/admin")
+            page.fill("#pin", PIN)
+            page.click("#login button[type=submit]")
+            sync_api.expect(page.locator("#panel")).to_be_visible()
+            page.goto(server.url + "/admin/calibrate")
+            sync_api.expect(page.locator("body")).to_have_attribute("data-ready", "1")
+            page.locator('#zones input[value="seat2"]').check()
+            box = page.locator("#frame").bounding_box()
+            start = (box["x"] + 300, box["y"] + 40)
+            page.mouse.move(*start)
+            page.mouse.down()
+            page.mouse.move(start[0] + 80, start[1] + 90, steps=4)
+            page.mouse.up()
+            page.click("#save")
+            sync_api.expect(page.locator("body")).to_have_attribute("data-saved", "1")
+            assert errors == []
+        finally:
+            browser.close()
+    zm = ZoneMap.load(tmp_path / "camera-zones.json")
+    assert zm.frame_size == (1920, 1440)
+    got = {z.name: (min(x for x, _ in z.polygon), min(y for _, y in z.polygon),
+                    max(x for x, _ in z.polygon), max(y for _, y in z.polygon)) for z in zm.zones}
+    assert got["seat0"] == pytest.approx((300, 900, 660, 1260), abs=1)
+    assert got["seat1"] == pytest.approx((1200, 150, 1500, 600), abs=1)
+    assert "seat2" in got
+
+
 def test_the_service_wires_its_camera_reader_to_the_page(tmp_path):
     """``courtpiece run``'s wiring: a camera with no zones yet still starts, the page
     draws on the reader's last frame, and saved zones reach the reader and its file."""

@@ -13,6 +13,7 @@ const say = (text, ok = true) => { status.textContent = text; status.className =
 let csrf = "";
 let info = { names: [], required: [], min_side: 20, applies: "restart" };
 let boxes = {};        // name -> [x, y, w, h] in frame pixels
+let boxesIn = null;    // [w, h] of the frame those pixels are of (null: this one's)
 let selected = "";
 let image = null;      // the frame being drawn on
 let drag = null;       // {x0, y0, x1, y1} while a pointer is down
@@ -120,6 +121,20 @@ async function loadFrame(source = "auto") {
   image = img;
   canvas.width = img.naturalWidth;
   canvas.height = img.naturalHeight;
+  const [W, H] = size();
+  if (boxesIn && (boxesIn[0] !== W || boxesIn[1] !== H)) {
+    // zones saved on a frame of another size (the camera set to more pixels, or a
+    // photo from the camera's place): the same spots on this picture
+    const [fw, fh] = boxesIn, sx = W / fw, sy = H / fh;
+    for (const name of Object.keys(boxes)) {
+      const [x, y, w, h] = boxes[name];
+      boxes[name] = [x * sx, y * sy, w * sx, h * sy];
+    }
+    if (Object.keys(boxes).length && Math.abs(sx - sy) > 0.01 * Math.max(sx, sy)) {
+      say(t("calib.othershape", { from: `${fw}×${fh}`, to: `${W}×${H}` }), false);
+    }
+  }
+  boxesIn = [W, H];
   for (const name of Object.keys(boxes)) {
     boxes[name] = clampBox(boxes[name]);
     if (boxes[name][2] < info.min_side || boxes[name][3] < info.min_side) delete boxes[name];
@@ -135,6 +150,7 @@ async function loadZones() {
   if (!r.ok) return false;
   info = await r.json();
   boxes = { ...info.zones };
+  boxesIn = info.frame_size;
   selected = info.names.find((n) => !boxes[n]) || info.names[0];
   document.querySelector("#applies").textContent = t(info.applies === "now" ? "calib.applies.now" : "calib.applies.restart");
   if (info.error) say(info.error, false);
@@ -168,6 +184,7 @@ document.querySelector("#save").addEventListener("click", async () => {
   const data = await r.json().catch(() => ({}));
   if (!r.ok) return say(data.detail || String(r.status), false);
   boxes = { ...data.zones };
+  boxesIn = data.frame_size;
   zoneList();
   draw();
   const saved = t(data.applied ? "calib.saved.now" : "calib.saved.restart");
