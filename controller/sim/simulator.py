@@ -19,7 +19,7 @@ from typing import Any
 
 from controller.decks.deckmap import DECK_ORDER, Deck
 from controller.readers.virtual_hub import VirtualHub
-from controller.referee.actions import COMMAND, table_input
+from controller.referee.actions import COMMAND, SIGHTING, table_input
 from controller.referee.referee import Referee
 from controller.rules import Phase
 from controller.sim.bots import BotTable
@@ -165,15 +165,27 @@ class SimulatedTable:
             self.hub.remove(zone)
         self.hub.place(zone, self.deck.tag_of(card))
         self.placed += 1
-        self._wait_after(before)
+        self._wait_after(before, card)
 
-    def _wait_after(self, seq: int) -> bool:
+    def _wait_after(self, seq: int, card: str) -> bool:
+        """Wait until the referee has taken ``card``'s sighting (journaled after ``seq``).
+        Any input after ``seq`` is not enough: a hub plugged back in reads every card
+        lying on it again, and taking such a read for this card's let the next card
+        replace it on its reader before it was seen (on a slow machine)."""
         deadline = time.monotonic() + self.s.wait_timeout
         while time.monotonic() < deadline:
-            if self.referee.last_seq > seq or self.referee.halted:
+            if self.referee.halted or self._seen_since(seq, card):
                 return True
             time.sleep(0.002)
         log.warning("the referee did not see a simulated card within %.0f s", self.s.wait_timeout)
+        return False
+
+    def _seen_since(self, seq: int, card: str) -> bool:
+        for entry in reversed(self.referee.entries[-16:]):
+            if entry.seq <= seq:
+                return False
+            if entry.kind == SIGHTING and entry.payload.get("card") == card:
+                return True
         return False
 
     def _misread(self, zone: str, card: str) -> None:
