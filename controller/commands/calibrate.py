@@ -47,7 +47,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--zones",
-        "--config",
         dest="config",
         type=Path,
         default=None,
@@ -104,14 +103,14 @@ def _frame(spec: str, size: tuple[int, int] = (1280, 960)):
         source.close()
 
 
-def _box_frame_size(camera: str) -> tuple[int, int]:
+def _box_frame_size(camera: str, size: tuple[int, int]) -> tuple[int, int]:
     """The size of the frame ``--box`` boxes were read off: the picture ``--camera`` names
-    (the frame ``--capture`` saved), else the camera's default 1280 × 960. A camera is not
-    opened for it: the referee may hold it."""
+    (the frame ``--capture`` saved), else ``--size`` (the camera's frame, 1280 × 960 unless
+    told). A camera is not opened for it: the referee may hold it."""
     from vision.imageio import read_image
 
     image = read_image(camera) if Path(camera).is_file() else None
-    return (image.shape[1], image.shape[0]) if image is not None else (1280, 960)
+    return (image.shape[1], image.shape[0]) if image is not None else size
 
 
 def run(args: argparse.Namespace) -> int:
@@ -134,12 +133,29 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {len(MARKER_ZONES)} markers to {args.print_markers}")
         return 0
     if args.box:
+        from controller.readers.sightings import ALL_ZONES
+
         boxes = {}
         for item in args.box:
             name, _, nums = item.partition("=")
-            x, y, w, h = (float(v) for v in nums.split(","))
+            try:
+                x, y, w, h = (float(v) for v in nums.split(","))
+            except ValueError:
+                print(f"--box {item}: give ZONE=X,Y,W,H, four numbers in frame pixels")
+                return 1
+            if name not in ALL_ZONES:
+                print(f"--box {item}: no zone {name!r}; zones: {', '.join(ALL_ZONES)}")
+                return 1
             boxes[name] = (x, y, w, h)
-        zones = ZoneMap.rectangles(boxes, _box_frame_size(args.camera))
+        frame_size = _box_frame_size(args.camera, args.size)
+        fw, fh = frame_size
+        outside = [n for n, (x, y, w, h) in boxes.items()
+                   if w <= 0 or h <= 0 or x < 0 or y < 0 or x + w > fw or y + h > fh]
+        if outside:
+            print(f"{', '.join(outside)}: not within the {fw}x{fh} frame the boxes are read "
+                  "off (--camera names the picture, else --size gives the frame)")
+            return 1
+        zones = ZoneMap.rectangles(boxes, frame_size)
         empty = None
         if args.table_from_seats:
             plane = plane_from_zones(zones)
@@ -170,5 +186,7 @@ def run(args: argparse.Namespace) -> int:
     target = args.config or Path(args.state_dir) / ZONES_FILE
     zones.save_with_empty(target, empty)
     plane = " with the table's plane" if zones.plane is not None else ""
-    print(f"saved zones {', '.join(zones.names())}{plane} to {target}")
+    kept = f", the empty table beside it ({zones.empty_path.name})" if empty is not None else ""
+    print(f"saved zones {', '.join(zones.names())}{plane} on a {zones.frame_size[0]}x"
+          f"{zones.frame_size[1]} frame to {target}{kept}")
     return 0

@@ -246,7 +246,8 @@ class CameraReader(PollingReader):
         frames are warped top-down and zones are looked up in table coordinates; the
         empty table captured at calibration becomes the detector's reference."""
         self._marked = zones
-        self._misfit = None
+        self._misfit: tuple[int, int] | None = None
+        self._misfit_said = 0.0
         self._use(zones)
 
     def _use(self, zones: ZoneMap) -> None:
@@ -266,16 +267,18 @@ class CameraReader(PollingReader):
     def _fit(self, frame: np.ndarray) -> str | None:
         """The zones fitted to the frame's size (a camera giving more pixels than the
         frame they were marked on; they scale), or why they cannot be: a frame of
-        another shape, on which they would lie elsewhere on the table (said once; no
-        card is reported until zones are marked on this camera's frame)."""
+        another shape, on which they would lie elsewhere on the table (said at once and
+        again each :data:`LOST_REMINDER` seconds, so a screen that joins later hears it;
+        no card is reported until zones are marked on this camera's frame)."""
         size = (frame.shape[1], frame.shape[0])
         if size == tuple(self._zones.frame_size) and self._misfit is None:
             return None
         if size == self._misfit:
-            return ""
+            if self._clock() - self._misfit_said < LOST_REMINDER:
+                return ""
         fitted = self._marked.fitted_to(size) if self._marked.zones else ZoneMap(frame_size=size)
         if fitted is None:
-            self._misfit = size
+            self._misfit, self._misfit_said = size, self._clock()
             mw, mh = self._marked.frame_size
             return (
                 f"camera: its frames are {size[0]} x {size[1]}, of another shape than the "

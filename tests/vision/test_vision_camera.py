@@ -139,7 +139,7 @@ def test_calibrate_command_saves_boxes_and_markers(tmp_path: Path) -> None:
         main(
             [
                 "calibrate",
-                "--config",
+                "--zones",
                 str(cfg),
                 "--box",
                 "seat0=10,20,100,150",
@@ -158,7 +158,7 @@ def test_calibrate_command_saves_boxes_and_markers(tmp_path: Path) -> None:
         main(
             [
                 "calibrate",
-                "--config",
+                "--zones",
                 str(cfg),
                 "--box",
                 "seat0=10,20,100,150",
@@ -176,7 +176,7 @@ def test_calibrate_command_saves_boxes_and_markers(tmp_path: Path) -> None:
     m = cv2.resize(m, (84, 84), interpolation=cv2.INTER_AREA)
     img[400:484, 600:684] = m
     cv2.imwrite(str(tmp_path / "mat.png"), img)
-    assert main(["calibrate", "--camera", str(tmp_path / "mat.png"), "--config", str(cfg)]) == 0
+    assert main(["calibrate", "--camera", str(tmp_path / "mat.png"), "--zones", str(cfg)]) == 0
     assert ZoneMap.load(cfg).zone_at((642, 442)) == "seat2"
     # by default the zones go where the referee reads them: the state directory's file
     state = tmp_path / "state"
@@ -202,3 +202,31 @@ def test_calibrate_without_a_camera_says_so(tmp_path: Path, capsys) -> None:
     assert main(["calibrate", "--camera", str(none), "--state-dir", str(tmp_path)]) == 1
     assert "no frame from" in capsys.readouterr().out
     assert not (tmp_path / "camera-zones.json").exists()
+
+
+def test_calibrate_boxes_are_kept_in_the_frame_they_were_read_off(tmp_path: Path, capsys) -> None:
+    """``--box`` boxes are in the pixels of the picture ``--camera`` names, else of
+    ``--size`` (the camera's frame, as [camera] size): a box past that frame, a box that
+    is no four numbers or a zone that does not exist is refused and nothing is saved
+    (before, a 1920 x 1440 camera's boxes were saved as a 1280 x 960 frame's, and read
+    half as far out again, without a word)."""
+    from controller.cli import main
+
+    zones = tmp_path / "zones.json"
+    args = ["calibrate", "--zones", str(zones), "--size", "1920x1440"]
+    assert main([*args, "--box", "seat0=810,1050,300,360", "--box", "deal=810,540,300,360"]) == 0
+    saved = ZoneMap.load(zones)
+    assert saved.frame_size == (1920, 1440)
+    assert "on a 1920x1440 frame" in capsys.readouterr().out
+    zones.unlink()
+    for box, said in (
+        ("seat0=810,1050,300,360", "not within the 1280x960 frame"),  # no --size: 1280 x 960
+        ("seat0=810,1050,300", "four numbers"),
+        ("seat9=1,1,100,100", "no zone 'seat9'"),
+    ):
+        assert main(["calibrate", "--zones", str(zones), "--box", box]) == 1
+        assert said in capsys.readouterr().out
+        assert not zones.exists()
+    # the table's config is not a zone map: no option writes zones over it by that name
+    with pytest.raises(SystemExit):
+        main(["calibrate", "--config", str(tmp_path / "table.toml"), "--box", "seat0=1,1,99,99"])
