@@ -112,6 +112,17 @@ def parse_frame_size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def add_size_option(parser) -> None:  # noqa: ANN001 - an argparse parser
+    """``--size WxH``: the frame a command asks of a live camera, as ``[camera] size``."""
+    parser.add_argument(
+        "--size",
+        type=frame_size_arg,
+        default=(1280, 960),
+        metavar="WxH",
+        help="the frame asked of a live camera (default 1280x960; as [camera] size)",
+    )
+
+
 def frame_size_arg(text: str) -> tuple[int, int]:
     """:func:`parse_frame_size` as an argparse type (``--size 1920x1440``)."""
     import argparse

@@ -425,14 +425,8 @@ class CardDetector:
                 continue
             if _too_small(group, out, FAR_SHARE):
                 continue
-            det = self._read_group(frame_bgr, group)
-            if det.card is None:
-                det = self._read_group(frame_bgr, [turned(q) for q in outlines(group)])
-            if (
-                det.card is not None
-                and det.confidence >= CORNER_MIN
-                and all(d.card != det.card for d in out)
-            ):
+            det = self._new_card_either_way(frame_bgr, group, out)
+            if det is not None:
                 out.append(det)
         if not edges and not _plain(frame_bgr, out, self.empty, self._bare_stock):
             return None
@@ -548,8 +542,8 @@ class CardDetector:
     def _elongated_cards(
         self, frame_bgr: np.ndarray, groups: list[list[Outline]], found: list[Detection]
     ) -> list[Detection]:
-        """Outlines longer than a card seen square on (``vision.locate.ELONGATED``), read once every
-        other search has had its say: on a table seen at a slant with no plane, a far
+        """Outlines longer than a card seen square on (``vision.locate.ELONGATED``), read
+        once every other search has had its say: on a table seen at a slant with no plane, a far
         card lying across the view is squashed that long; in a fan, the strip a card
         shows between its neighbours is too, and read first it took their places. So
         each is read (either way round) only where no card was found, and kept only as
@@ -558,16 +552,23 @@ class CardDetector:
         for group in groups:
             if any(overlapping(group[0], d.quad) for d in [*found, *out]):
                 continue
-            det = self._read_group(frame_bgr, group)
-            if det.card is None:
-                det = self._read_group(frame_bgr, [turned(q) for q in outlines(group)])
-            if (
-                det.card is not None
-                and det.confidence >= CORNER_MIN
-                and all(d.card != det.card for d in [*found, *out])
-            ):
+            det = self._new_card_either_way(frame_bgr, group, [*found, *out])
+            if det is not None:
                 out.append(det)
         return out
+
+    def _new_card_either_way(
+        self, frame_bgr: np.ndarray, group: list[Outline], found: list[Detection]
+    ) -> Detection | None:
+        """The group read as it is or turned 90°, if that is a card counted (0.5 or more)
+        and none of ``found``: an outline read on a hunch (a far card's, an elongated
+        one), which must not bring in an unread outline or a second read of a card."""
+        det = self._read_group(frame_bgr, group)
+        if det.card is None:
+            det = self._read_group(frame_bgr, [turned(q) for q in outlines(group)])
+        if det.card is None or det.confidence < CORNER_MIN:
+            return None
+        return det if all(d.card != det.card for d in found) else None
 
     def _faint_beside(self, frame_bgr: np.ndarray, found: list[Detection]) -> list[Detection]:
         """Red cards found by an index paler than the search's ink (:data:`FAINT_BESIDE_INK`)

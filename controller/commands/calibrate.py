@@ -21,7 +21,7 @@ import argparse
 import os
 from pathlib import Path
 
-from controller.config import frame_size_arg
+from controller.config import add_size_option
 
 #: The zone map's name in the state directory: where ``courtpiece run`` looks for it
 #: when ``[camera] zones_file`` names no other file.
@@ -38,13 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="camera index, 'picamera2', a video file or an image (with --box: the picture "
         "the boxes were read off, whose size is saved with them)",
     )
-    p.add_argument(
-        "--size",
-        type=frame_size_arg,
-        default=(1280, 960),
-        metavar="WxH",
-        help="the frame asked of a live camera (default 1280x960; as [camera] size)",
-    )
+    add_size_option(p)
     p.add_argument(
         "--zones",
         dest="config",

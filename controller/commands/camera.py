@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from controller.config import frame_size_arg
+from controller.config import add_size_option
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -37,13 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     c.add_argument(
         "--camera", default="0", help="camera index, 'picamera2', a video file or a folder"
     )
-    c.add_argument(
-        "--size",
-        type=frame_size_arg,
-        default=(1280, 960),
-        metavar="WxH",
-        help="the frame asked of a live camera (default 1280x960; as [camera] size)",
-    )
+    add_size_option(c)
     c.add_argument("--frames", type=int, default=3, help="frames saved per card (default 3)")
     c.add_argument("--cards", help="only these cards, comma-separated (default: all 52)")
     c.add_argument(

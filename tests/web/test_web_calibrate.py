@@ -284,6 +284,21 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-b
         "--disable-component-update", "--no-first-run"]
 
 
+def zones_page(browser, url: str, sync_api):  # noqa: ANN001, ANN201
+    """Log in on the admin page and open the zones page from its link, ready to draw on:
+    the page, and the script errors it raises (none, in a passing test)."""
+    page = browser.new_page(viewport={"width": 900, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url + "/admin")
+    page.fill("#pin", PIN)
+    page.click("#login button[type=submit]")
+    sync_api.expect(page.locator("#panel")).to_be_visible()
+    page.click('a[href="/admin/calibrate"]')
+    sync_api.expect(page.locator("body")).to_have_attribute("data-ready", "1")
+    return page, errors
+
+
 @pytest.mark.browser
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
 def test_drag_a_zone_on_the_camera_frame_in_a_browser(tmp_path):
@@ -299,15 +314,7 @@ def test_drag_a_zone_on_the_camera_frame_in_a_browser(tmp_path):
     with LiveServer(app) as server, sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
         try:
-            page = browser.new_page(viewport={"width": 900, "height": 900})
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(server.url + "/admin")
-            page.fill("#pin", PIN)
-            page.click("#login button[type=submit]")
-            sync_api.expect(page.locator("#panel")).to_be_visible()
-            page.click('a[href="/admin/calibrate"]')
-            sync_api.expect(page.locator("body")).to_have_attribute("data-ready", "1")
+            page, errors = zones_page(browser, server.url, sync_api)
             sync_api.expect(page.locator('#zones input[value="seat0"]')).to_be_checked()
 
             box = page.locator("#frame").bounding_box()
@@ -357,15 +364,7 @@ def test_zones_marked_on_a_smaller_frame_are_shown_and_saved_at_the_cameras_size
     with LiveServer(app) as server, sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
         try:
-            page = browser.new_page(viewport={"width": 900, "height": 900})
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(server.url + "/admin")
-            page.fill("#pin", PIN)
-            page.click("#login button[type=submit]")
-            sync_api.expect(page.locator("#panel")).to_be_visible()
-            page.goto(server.url + "/admin/calibrate")
-            sync_api.expect(page.locator("body")).to_have_attribute("data-ready", "1")
+            page, errors = zones_page(browser, server.url, sync_api)
             page.locator('#zones input[value="seat2"]').check()
             box = page.locator("#frame").bounding_box()
             start = (box["x"] + 300, box["y"] + 40)
