@@ -133,18 +133,19 @@ class Picamera2Source:
 class FolderSource:
     """Every image in a folder, in name order: a recorded game as stills."""
 
-    def __init__(self, folder: str | Path) -> None:
+    def __init__(self, folder: str | Path, long_side: int = 1280) -> None:
         self._paths = sorted(
             p for p in Path(folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES
         )
         self._i = 0
+        self.long_side = long_side
 
     def read(self) -> np.ndarray | None:
         from vision.imageio import read_image
 
         while self._i < len(self._paths):
             # a phone photo is decoded at the reader's size, not at 12 megapixels
-            frame = read_image(self._paths[self._i])
+            frame = read_image(self._paths[self._i], self.long_side)
             self._i += 1
             if frame is not None:
                 return frame
