@@ -170,7 +170,8 @@ class IterableSource:
 
 def open_source(spec: str | int | Path, size: tuple[int, int] = (1280, 960)) -> FrameSource:
     """``0`` or ``/dev/video0`` (USB camera), ``picamera2``, a folder, or a video file.
-    ``size`` is asked of a live camera (a recording gives the frames it holds)."""
+    ``size`` is asked of a live camera; a folder's pictures are read at its long side at
+    most (a video file gives the frames it holds)."""
     if isinstance(spec, int) or (isinstance(spec, str) and spec.isdigit()):
         return OpenCVSource(int(spec), size)
     if str(spec) == "picamera2":
@@ -178,7 +179,7 @@ def open_source(spec: str | int | Path, size: tuple[int, int] = (1280, 960)) -> 
     if str(spec).startswith("/dev/video"):
         return OpenCVSource(str(spec), size)  # a camera by its device
     if Path(spec).is_dir():
-        return FolderSource(spec)
+        return FolderSource(spec, max(size))
     return OpenCVSource(str(spec), size=None)
 
 

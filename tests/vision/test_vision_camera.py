@@ -230,3 +230,19 @@ def test_calibrate_boxes_are_kept_in_the_frame_they_were_read_off(tmp_path: Path
     # the table's config is not a zone map: no option writes zones over it by that name
     with pytest.raises(SystemExit):
         main(["calibrate", "--config", str(tmp_path / "table.toml"), "--box", "seat0=1,1,99,99"])
+
+
+def test_a_folder_of_pictures_is_read_at_the_frame_size_asked(tmp_path: Path) -> None:
+    """A recorded game as pictures stands in for a camera ([camera] source, to try a
+    table without hardware): its pictures are read at the long side of the size asked
+    (``[camera] size``), never enlarged; the default is 1280 x 960's."""
+    from controller.readers.camera import open_source
+
+    cv2.imwrite(str(tmp_path / "big.jpg"), np.full((3000, 4000, 3), 90, np.uint8))
+    cv2.imwrite(str(tmp_path / "small.jpg"), np.full((480, 640, 3), 90, np.uint8))
+    source = open_source(str(tmp_path), (1920, 1440))
+    shapes = []
+    while (frame := source.read()) is not None:
+        shapes.append(frame.shape[:2])
+    assert shapes == [(1440, 1920), (480, 640)]
+    assert open_source(str(tmp_path)).read().shape[:2] == (960, 1280)
