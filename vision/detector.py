@@ -76,6 +76,7 @@ from vision.quads import (
     misshapen,
     one_per_card,
     one_spot,
+    overlapping,
     within,
 )
 from vision.reader import (
@@ -1508,14 +1509,6 @@ def _other_ink(card: str, other: str) -> bool:
     """Whether ``other``'s index cannot be ``card``'s own ink: ``card`` a spot card or an
     ace (every mark on it is its suit's colour) and ``other`` of the other colour."""
     return card[0] not in "JQK" and _two_colours(card, other)
-
-
-def overlapping(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether two outlines share any area."""
-    pa = np.asarray(a, np.float32).reshape(-1, 1, 2)
-    pb = np.asarray(b, np.float32).reshape(-1, 1, 2)
-    area, _ = cv2.intersectConvexConvex(pa, pb)
-    return area > 1.0
 
 
 def _too_small(group: list[Outline], read: list[Detection], share: float = SMALL_SHARE) -> bool:

@@ -839,6 +839,7 @@ def grouped(src: Sources, weak_out: list[bool] | None = None) -> list[list[Outli
     groups: list[list[Outline]] = []
     weak: list[bool] = []
     heads: list[_Measure] = []  # each group's first outline, measured
+    heads_long: list[bool] = []  # and whether it is elongated
     by_blob: dict[int, list[Outline]] = {}
     for n, (items, s) in enumerate(found):
         for item, blob in items:
@@ -850,17 +851,18 @@ def grouped(src: Sources, weak_out: list[bool] | None = None) -> list[list[Outli
             q = _to_frame(item, s)
             mq = _measure(q)
             long = elongated(q)
-            for g, head in zip(groups, heads, strict=True):
+            for g, head, head_long in zip(groups, heads, heads_long, strict=True):
                 # an elongated outline (a fan's strip, a far card at a slant) groups
                 # only with its like: at the head of a card's group it would hold back
                 # the card's own outlines till last
-                if _alike(head, mq) and elongated(g[0]) == long:
+                if head_long == long and _alike(head, mq):
                     g.append(q)
                     break
             else:
                 g = [q]
                 groups.append(g)
                 heads.append(mq)
+                heads_long.append(long)
                 weak.append(src.edges and n == len(found) - 1)
             if blob is not None:
                 by_blob[blob] = g
@@ -917,7 +919,7 @@ ELONGATED = 2.3
 
 
 def elongated(quad: np.ndarray) -> bool:
-    a, b, c, d = (float(v) for v in np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1))
+    a, b, c, d = side_lengths(np.asarray(quad, np.float32)).tolist()
     return max(a + c, b + d) > ELONGATED * max(min(a + c, b + d), 1e-6)
 
 

@@ -54,6 +54,14 @@ def grown(quad: np.ndarray, margin: float = 0.1) -> np.ndarray:
     return (c + (quad - c) * (1 + margin)).astype(np.float32).reshape(-1, 1, 2)
 
 
+def overlapping(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two outlines share any area."""
+    pa = np.asarray(a, np.float32).reshape(-1, 1, 2)
+    pb = np.asarray(b, np.float32).reshape(-1, 1, 2)
+    area, _ = cv2.intersectConvexConvex(pa, pb)
+    return area > 1.0
+
+
 def within(quad: np.ndarray, card: np.ndarray) -> bool:
     """``quad`` lies wholly inside the outline ``card`` and is clearly smaller."""
     poly = np.asarray(card, np.float32).reshape(-1, 1, 2)

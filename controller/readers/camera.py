@@ -296,10 +296,9 @@ class CameraReader(PollingReader):
         return None
 
     def process(self, frame: np.ndarray) -> list[CardSeen]:
-        """Recognise one frame and return the plays it completes."""
+        """Recognise one frame (of the zones' size: :meth:`poll` fits them first) and
+        return the plays it completes."""
         self.last_frame = frame
-        if self._fit(frame) is not None:
-            return []  # zones of another shape: nothing can be placed on the table
         if not self.still.unchanged(frame):
             if self.still.forced:
                 self.known.forget()  # a read forced to keep nothing stale: every card afresh
@@ -350,9 +349,11 @@ class CameraReader(PollingReader):
             self.lost = None
             self._read_afresh()  # the table may have changed while the camera was away
         misfit = self._fit(frame)
-        if misfit:
-            log.warning("%s", misfit)
+        if misfit is not None:  # zones of another shape: nothing can be placed on the table
             self.last_frame = frame  # the calibration page marks zones on it
+            if not misfit:
+                return []  # said within the minute
+            log.warning("%s", misfit)
             return [ReaderFault(source=self.source_name, message=misfit, at=self._clock())]
         try:
             out: list[Sighting] = list(self.process(frame))
