@@ -192,15 +192,33 @@ def zones_from_markers(frame_bgr: np.ndarray) -> ZoneMap:
 
 def plane_from_zones(zones: ZoneMap) -> TablePlane | None:
     """The table plane from the four seats' spots as marked (boxes dragged on a frame):
-    their centres lie on a square round the middle of the table. None without all four."""
+    their centres lie on a square round the middle of the table. None without all four,
+    or where they make no such square seen at a slant: a crossed shape (two seats'
+    boxes swapped) or three nearly in a line, whose plane would put the seats' cards
+    outside every zone, without a word."""
     by_name = {z.name: z for z in zones.zones}
     seats = [by_name.get(f"seat{i}") for i in range(4)]
     if any(z is None for z in seats):
         return None
     centres = np.array([np.mean(z.polygon, axis=0) for z in seats], np.float32)  # type: ignore[union-attr]
-    if abs(cv2.contourArea(centres)) < 1.0:
+    if abs(cv2.contourArea(centres)) < 1.0 or not _round_the_table(centres):
         return None
     return plane_from_square(centres, zones.frame_size)
+
+
+#: The least turn (sine of the angle) at each corner of the seats' square as a camera
+#: sees it: at 45° from vertical its corners are still some 60-120°; three seats in a
+#: line make a corner of about 180°.
+SEAT_CORNER_SINE = 0.25
+
+
+def _round_the_table(centres: np.ndarray) -> bool:
+    """Whether four points, in order, make a convex corner at each, turning one way."""
+    edges = np.roll(centres, -1, axis=0) - centres
+    nxt = np.roll(edges, -1, axis=0)
+    cross = edges[:, 0] * nxt[:, 1] - edges[:, 1] * nxt[:, 0]
+    sines = cross / np.maximum(np.linalg.norm(edges, axis=1) * np.linalg.norm(nxt, axis=1), 1e-9)
+    return bool(np.all(sines > SEAT_CORNER_SINE) or np.all(sines < -SEAT_CORNER_SINE))
 
 
 def marker_image(marker_id: int, side_px: int = 200) -> np.ndarray:

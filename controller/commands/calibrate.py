@@ -154,7 +154,8 @@ def run(args: argparse.Namespace) -> int:
         if args.table_from_seats:
             plane = plane_from_zones(zones)
             if plane is None:
-                print("--table-from-seats needs boxes for seat0, seat1, seat2 and seat3")
+                print("--table-from-seats needs boxes for seat0, seat1, seat2 and seat3, "
+                      "in turn round the table (a square seen from the camera)")
                 return 1
             zones = zones.with_plane(plane)
     else:

@@ -265,7 +265,8 @@ def calibrate_router(gate: Gate, *, zones_file: Path | None, camera_frame: Frame
             # an oblique camera: the four seats' spots lie on a square round the table
             plane = plane_from_zones(zones)
             if plane is None:
-                raise HTTPException(400, "the table's plane needs the boxes of seat0 to seat3")
+                raise HTTPException(400, "the table's plane needs the boxes of seat0 to seat3, "
+                                         "in turn round the table (a square seen from the camera)")
             zones = zones.with_plane(plane)
         if body.get("empty_table"):
             # the table as it is now, with no cards on it: the reference on a light table

@@ -279,3 +279,27 @@ def test_with_no_plane_a_far_card_lying_across_a_slanted_view_is_read(
     got = {d.card: d for d in detector.detect(frame) if d.card and d.confidence >= 0.5}
     assert set(got) == set(cards.values())
     assert elongated(got["3H"].quad)  # read in the outline so squashed
+
+
+@pytest.mark.parametrize(
+    "centres",
+    [
+        [(330, 410), (330, 50), (70, 230), (590, 240)],  # seat1 and seat2 swapped: crossed
+        [(10, 10), (110, 10), (210, 10), (110, 310)],  # three seats in a line
+        [(10, 10), (110, 10.5), (210, 11.5), (110, 310)],  # nearly so
+    ],
+)
+def test_seats_that_make_no_square_round_the_table_give_no_plane(centres) -> None:
+    """Seat boxes swapped, or three seats in a line: their plane would put two seats'
+    cards (or all of them) outside every zone, and the camera would see no play, without
+    a word. No plane is made, and calibration says why (before, it was saved)."""
+    zones = ZoneMap.rectangles(
+        {f"seat{i}": (x - 30, y - 30, 60, 60) for i, (x, y) in enumerate(centres)}, (640, 480)
+    )
+    assert plane_from_zones(zones) is None
+    # a square seen at 45° (the oblique frame's spots) still gives one
+    spots = cv2.perspectiveTransform(
+        np.array([SPOTS[i] for i in range(4)], np.float32).reshape(-1, 1, 2), OBLIQUE
+    ).reshape(-1, 2)
+    good = ZoneMap.rectangles({f"seat{i}": (x - 30, y - 30, 60, 60) for i, (x, y) in enumerate(spots)})
+    assert plane_from_zones(good) is not None
