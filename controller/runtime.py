@@ -229,13 +229,19 @@ def start_camera(service: TableService) -> Any:
 
     cam = service.config.camera
     zones_file = zones_path(service)
+    zones = ZoneMap()
     if zones_file.exists():
-        zones = ZoneMap.load(zones_file)
-        log.info("camera: zones %s from %s", ", ".join(zones.names()), zones_file)
+        try:
+            zones = ZoneMap.load(zones_file)
+            log.info("camera: zones %s from %s", ", ".join(zones.names()), zones_file)
+        except (ValueError, OSError) as exc:  # hand-edited: the camera waits for new zones
+            message = (f"camera: the zone map {zones_file.name} is unreadable ({exc}); no card is placed "
+                       "until the zones are marked again (dashboard /admin/calibrate)")
+            log.error("%s", message)
+            service.on_reader_event(ReaderFault(source="camera", message=message, at=time.time()))
     else:  # still start, so the zones can be marked on the dashboard (/admin/calibrate)
         log.warning("no camera zones in %s: the camera reports nothing until they are marked "
                     "(dashboard /admin/calibrate or 'courtpiece calibrate')", zones_file)
-        zones = ZoneMap()
     spec: str | int = int(cam.source) if cam.source.isdigit() else cam.source
     if cam.deck_file and not Path(cam.deck_file).exists():
         log.warning("camera: [camera] deck_file %s is not there: reading with the generic "

@@ -8,6 +8,8 @@ that contains its centre.
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,6 +18,9 @@ import numpy as np
 
 from vision.imageio import read_image
 from vision.plane import TablePlane, plane_from_markers, plane_from_square
+
+#: Zones may touch and overlap a little (boxes dragged up to each other), not more.
+MOST_OVERLAP = 0.25
 
 
 @dataclass(frozen=True)
@@ -54,10 +59,26 @@ class ZoneMap:
         return empty
 
     def zone_at(self, point: tuple[float, float]) -> str | None:
-        for z in self.zones:
-            if z.contains(point):
-                return z.name
-        return None
+        """The zone holding ``point``; where two boxes overlap a little (dragged by hand
+        up to each other), the one whose middle is nearer, not whichever was listed first."""
+        holding = [z for z in self.zones if z.contains(point)]
+        if len(holding) <= 1:
+            return holding[0].name if holding else None
+        return min(holding, key=lambda z: float(np.hypot(*(np.mean(z.polygon, axis=0) - point)))).name
+
+    def overlapping(self, most: float = MOST_OVERLAP) -> list[tuple[str, str]]:
+        """Pairs of zones sharing more than ``most`` of the smaller one: two play spots
+        marked on one place, where a card would count for whichever is nearer by a hair."""
+        pairs = []
+        for i, a in enumerate(self.zones):
+            pa = np.asarray(a.polygon, np.float32)
+            for b in self.zones[i + 1:]:
+                pb = np.asarray(b.polygon, np.float32)
+                shared, _ = cv2.intersectConvexConvex(pa, pb)
+                smaller = min(abs(cv2.contourArea(pa)), abs(cv2.contourArea(pb)))
+                if smaller > 0 and shared > most * smaller:
+                    pairs.append((a.name, b.name))
+        return pairs
 
     def names(self) -> list[str]:
         return [z.name for z in self.zones]
@@ -108,31 +129,55 @@ class ZoneMap:
         return data
 
     @classmethod
-    def from_json(cls, data: dict) -> ZoneMap:
-        zones = [
-            Zone(n, tuple((float(x), float(y)) for x, y in pts)) for n, pts in data["zones"].items()
-        ]
-        plane = TablePlane.from_json(data["table"]) if data.get("table") else None
-        return cls(zones, tuple(data.get("frame_size", (1280, 960))), plane)  # type: ignore[arg-type]
+    def from_json(cls, data: object) -> ZoneMap:
+        """The zone map of ``data``, or a ValueError naming what is wrong with it: the
+        file is hand-edited at times, and a NaN corner or an empty list must not reach
+        the reader (or the zones page) as a crash."""
+        if not isinstance(data, dict):
+            raise ValueError("a zone map is an object with 'zones' and 'frame_size'")
+        size = _pixel_size(data.get("frame_size", [1280, 960]), "frame_size")
+        raw = data.get("zones")
+        if not isinstance(raw, dict) or not raw:
+            raise ValueError("'zones' must name at least one zone: {name: [[x, y], ...]}")
+        zones = []
+        for name, pts in raw.items():
+            if (not isinstance(pts, list) or len(pts) < 3
+                    or not all(isinstance(p, list) and len(p) == 2 and all(_finite(v) for v in p)
+                               for p in pts)):
+                raise ValueError(f"zone {name!r}: a zone is three or more [x, y] corners, in numbers")
+            zones.append(Zone(str(name), tuple((float(x), float(y)) for x, y in pts)))
+        plane = None
+        if data.get("table") is not None:
+            table = data["table"]
+            if not isinstance(table, dict):
+                raise ValueError("'table' must be {homography: 3x3, size: [w, h]}")
+            h = table.get("homography")
+            if (not isinstance(h, list) or len(h) != 3
+                    or not all(isinstance(r, list) and len(r) == 3 and all(_finite(v) for v in r) for r in h)
+                    or abs(np.linalg.det(np.asarray(h, np.float64))) < 1e-12):
+                raise ValueError("'table': the homography must be 3 rows of 3 numbers, invertible")
+            plane = TablePlane(np.asarray(h, np.float64), _pixel_size(table.get("size"), "table size"))
+        return cls(zones, size, plane)
 
     def save(self, path: str | Path) -> None:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        Path(path).write_text(json.dumps(self.to_json(), indent=2) + "\n")
+        _write_privately((json.dumps(self.to_json(), indent=2) + "\n").encode(), Path(path))
 
     @classmethod
     def load(cls, path: str | Path) -> ZoneMap:
-        data = json.loads(Path(path).read_text())
+        try:
+            data = json.loads(Path(path).read_text())
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ValueError(f"{Path(path).name} is not JSON: {exc}") from None
         zones = cls.from_json(data)
         if data.get("empty_table"):
-            zones.empty_path = Path(path).parent / str(data["empty_table"])
+            zones.empty_path = Path(path).parent / Path(str(data["empty_table"])).name  # beside it, only
         return zones
 
     def save_with_empty(self, path: str | Path, empty: np.ndarray | None) -> None:
         """Save, with ``empty`` (a frame of the empty table) as an image beside the map."""
         if empty is not None:
             self.empty_path = Path(path).with_name(Path(path).stem + "-empty.png")
-            self.empty_path.parent.mkdir(parents=True, exist_ok=True)
-            cv2.imwrite(str(self.empty_path), empty)
+            write_image_privately(empty, self.empty_path)
         self.save(path)
 
     @classmethod
@@ -145,6 +190,40 @@ class ZoneMap:
             for n, (x, y, w, h) in boxes.items()
         ]
         return cls(zones, tuple(frame_size))  # type: ignore[arg-type]
+
+
+def write_image_privately(frame: np.ndarray, path: Path) -> None:
+    """A PNG of ``frame``, readable by the service's user only, like the zone map."""
+    ok, buf = cv2.imencode(".png", frame)
+    if not ok:
+        raise OSError(f"could not encode the picture for {path.name}")
+    _write_privately(buf.tobytes(), path)
+
+
+def _write_privately(data: bytes, path: Path) -> None:
+    """Write next to the target, then replace it: a reader never sees half a file, and
+    the file is the service user's alone (mkstemp's 0600: a picture of the room and the
+    table's set-up are no one else's business)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _finite(v: object) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and bool(np.isfinite(v))
+
+
+def _pixel_size(v: object, what: str) -> tuple[int, int]:
+    if (not isinstance(v, list) or len(v) != 2 or not all(_finite(x) for x in v)
+            or not all(1 <= x <= 100_000 for x in v)):  # type: ignore[operator]
+        raise ValueError(f"'{what}' must be [width, height] in pixels")
+    return int(v[0]), int(v[1])  # type: ignore[arg-type]
 
 
 #: Printed-marker calibration: ArUco 4x4 marker id -> zone. One marker sits at the centre

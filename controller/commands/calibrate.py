@@ -150,6 +150,10 @@ def run(args: argparse.Namespace) -> int:
                   "off (--camera names the picture, else --size gives the frame)")
             return 1
         zones = ZoneMap.rectangles(boxes, frame_size)
+        for a, b in zones.overlapping():
+            print(f"{a} and {b} cover much of one place: a card there would count for "
+                  "either; move one of them")
+            return 1
         empty = None
         if args.table_from_seats:
             plane = plane_from_zones(zones)

@@ -13,8 +13,6 @@ Every route is admin-only; the two POSTs also pass the Origin and CSRF checks of
 from __future__ import annotations
 
 import math
-import os
-import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -148,24 +146,16 @@ def validate(body: Any) -> tuple[dict[str, tuple[float, float, float, float]], t
 
 
 def save_atomically(zones: ZoneMap, path: Path) -> None:
-    """Write next to the target, then replace it: a reader never sees half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
-        zones.save(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    zones.save(path)  # whole or not at all, the service user's only (vision.zones)
 
 
 def save_empty(frame: np.ndarray, path: Path) -> None:
-    import cv2
+    from vision.zones import write_image_privately
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not cv2.imwrite(str(path), frame):
-        raise HTTPException(500, f"could not save the empty table to {path}")
+    try:
+        write_image_privately(frame, path)
+    except OSError:
+        raise HTTPException(500, f"could not save the empty table to {path.name}") from None
 
 
 def boxes_of(zones: ZoneMap) -> dict[str, list[float]]:
@@ -258,9 +248,15 @@ def calibrate_router(gate: Gate, *, zones_file: Path | None, camera_frame: Frame
         if zones_file is None:
             raise HTTPException(503, "this server has no state directory to save zones in")
         boxes, size = validate(body)
+        for flag in ("table_from_seats", "empty_table"):
+            if not isinstance(body.get(flag, False), bool):  # "no" is no yes
+                raise HTTPException(400, f"{flag} is true or false")
         from vision.zones import ZoneMap, plane_from_zones
 
         zones = ZoneMap.rectangles(boxes, size)
+        for a, b in zones.overlapping():
+            raise HTTPException(400, f"{a} and {b} cover much of one place: a card there would "
+                                     "count for either; move one of them")
         if body.get("table_from_seats"):
             # an oblique camera: the four seats' spots lie on a square round the table
             plane = plane_from_zones(zones)

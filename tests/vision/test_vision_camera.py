@@ -227,6 +227,12 @@ def test_calibrate_boxes_are_kept_in_the_frame_they_were_read_off(tmp_path: Path
         assert main(["calibrate", "--zones", str(zones), "--box", box]) == 1
         assert said in capsys.readouterr().out
         assert not zones.exists()
+    for boxes, said in (  # two zones on one place: a card there would count for either
+        (["seat0=100,100,200,200", "deal=150,150,200,200"], "seat0 and deal cover much of one place"),
+    ):
+        assert main(["calibrate", "--zones", str(zones), *(f"--box={b}" for b in boxes)]) == 1
+        assert said in capsys.readouterr().out
+        assert not zones.exists()
     # the table's config is not a zone map: no option writes zones over it by that name
     with pytest.raises(SystemExit):
         main(["calibrate", "--config", str(tmp_path / "table.toml"), "--box", "seat0=1,1,99,99"])

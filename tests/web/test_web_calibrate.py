@@ -452,3 +452,102 @@ def test_an_oblique_camera_gets_the_tables_plane_and_the_empty_table_is_kept(tmp
     zones = ZoneMap.load(zones_file)
     assert zones.plane is not None and applied[0].plane is not None
     assert zones.empty_table() is not None and zones.empty_table().shape == (480, 640, 3)
+
+
+@pytest.mark.parametrize("flag", ["table_from_seats", "empty_table"])
+@pytest.mark.parametrize("value", ["no", "false", 0, 1, None, [True]])
+def test_a_yes_or_no_that_is_not_true_or_false_is_refused(client, tmp_path, flag, value):
+    """``"no"`` was taken as yes (any non-empty string is true to Python)."""
+    token = admin(client)
+    body = {"zones": {"seat0": [10, 10, 50, 50]}, "frame_size": [W, H], flag: value, "csrf": token}
+    r = client.post("/admin/api/calibrate/zones", json=body)
+    assert r.status_code == 400 and f"{flag} is true or false" in r.json()["detail"], r.text
+    assert not (tmp_path / "camera-zones.json").exists()
+
+
+def test_two_zones_on_one_place_are_refused_and_a_touch_goes_to_the_nearer(client, tmp_path):
+    token = admin(client)
+    heavy = {"seat0": [100, 100, 100, 100], "seat1": [150, 120, 100, 100]}  # 40 % shared
+    r = client.post("/admin/api/calibrate/zones", json={"zones": heavy, "frame_size": [W, H], "csrf": token})
+    assert r.status_code == 400 and "seat0 and seat1 cover much of one place" in r.json()["detail"], r.text
+    assert not (tmp_path / "camera-zones.json").exists()
+    # dragged up to each other: a strip of 10 px shared is kept, and a card's centre in it
+    # counts for the spot whose middle is nearer, whichever box was listed first
+    touching = {"seat1": [190, 100, 100, 100], "seat0": [100, 100, 100, 100]}
+    r = client.post("/admin/api/calibrate/zones", json={"zones": touching, "frame_size": [W, H], "csrf": token})
+    assert r.status_code == 200, r.text
+    zm = ZoneMap.load(tmp_path / "camera-zones.json")
+    assert zm.zone_at((192, 150)) == "seat0" and zm.zone_at((198, 150)) == "seat1"
+    assert zm.zone_at((150, 150)) == "seat0" and zm.zone_at((260, 150)) == "seat1"
+
+
+@pytest.mark.parametrize("text,why", [
+    ('{"frame_size": [640, 480], "zones": []}', "at least one zone"),
+    ('{"frame_size": [640, 480], "zones": {}}', "at least one zone"),
+    ('{"frame_size": [640, 480], "zones": {"seat0": [[0, 0], [NaN, 0], [9, 9]]}}', "in numbers"),
+    ('{"frame_size": [640, 480], "zones": {"seat0": [[0, 0], [9, 0]]}}', "three or more"),
+    ('{"frame_size": [640, 480], "zones": {"seat0": "x"}}', "three or more"),
+    ('{"frame_size": [0, 480], "zones": {"seat0": [[0, 0], [9, 0], [9, 9]]}}', "frame_size"),
+    ('{"frame_size": "big", "zones": {"seat0": [[0, 0], [9, 0], [9, 9]]}}', "frame_size"),
+    ('{"frame_size": [640, 480], "zones": {"seat0": [[0, 0], [9, 0], [9, 9]]},'
+     ' "table": {"homography": [[0, 0, 0], [0, 0, 0], [0, 0, 0]], "size": [900, 900]}}', "invertible"),
+    ('{"frame_size": [640, 480], "zones": {"seat0": [[0, 0], [9, 0], [9, 9]]},'
+     ' "table": {"homography": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "size": [900]}}', "table size"),
+    ('[1, 2]', "an object"),
+    ('{"frame_size": [640, 48', "not JSON"),
+])
+def test_a_hand_edited_zone_map_that_is_wrong_is_named_not_a_crash(client, tmp_path, text, why):
+    path = tmp_path / "camera-zones.json"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=why):
+        ZoneMap.load(path)
+    admin(client)
+    r = client.get("/admin/api/calibrate/zones")  # was a 500 for [] and for a NaN corner
+    assert r.status_code == 200 and "unreadable" in r.json()["error"] and r.json()["zones"] == {}
+
+
+def test_a_camera_table_with_a_broken_zone_map_starts_and_says_so(tmp_path):
+    from controller.config import load_config
+    from controller.decks.deckmap import DeckMap
+    from controller.readers.sightings import ReaderFault
+    from controller.referee.service import TableService
+    from controller.runtime import start_camera
+    from controller.sim.simulator import simulated_deck
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "f0.png"), table_photo(320, 240))
+    (tmp_path / "camera-zones.json").write_text('{"frame_size": [320, 240], "zones": []}')
+    cfg_file = tmp_path / "table.toml"
+    cfg_file.write_text(f'[table]\nstate_dir = "{tmp_path}"\n[camera]\nenabled = true\nsource = "{frames}"\n')
+    deck = simulated_deck()
+    service = TableService.open(load_config(cfg_file), DeckMap([deck], deck.name))
+    faults: list[ReaderFault] = []
+    service.on_reader_event = lambda e, keep=service.on_reader_event: (  # type: ignore[method-assign]
+        faults.append(e) if isinstance(e, ReaderFault) else None, keep(e))
+    try:
+        reader = start_camera(service)  # raised AttributeError before: no camera at all
+        assert reader is not None and reader.zones.names() == []
+        assert any("camera-zones.json is unreadable" in f.message and "at least one zone" in f.message
+                   for f in faults)
+        reader.close()
+    finally:
+        service.close()
+
+
+def test_the_zone_map_and_the_empty_table_are_the_service_users_only(client, tmp_path):
+    live = table_photo()
+    zones_file = tmp_path / "zones.json"
+    app = create_app(Referee(), admin_pin=PIN, state_dir=tmp_path, camera_frame=lambda: live,
+                     zones_file=zones_file, on_zones=None)
+    with TestClient(app) as c:
+        token = admin(c)
+        body = {"zones": {"seat0": [10, 10, 50, 50]}, "frame_size": [W, H], "empty_table": True}
+        assert c.post("/admin/api/calibrate/zones", json=body, headers={"X-CSRF-Token": token}).status_code == 200
+    empty = tmp_path / "zones-empty.png"
+    assert zones_file.stat().st_mode & 0o777 == 0o600 and empty.stat().st_mode & 0o777 == 0o600
+    assert cv2.imread(str(empty)).shape == (H, W, 3)
+    # and from the command line
+    ZoneMap.rectangles({"seat0": (10, 10, 50, 50)}, (W, H)).save_with_empty(tmp_path / "cli.json", live)
+    assert (tmp_path / "cli.json").stat().st_mode & 0o777 == 0o600
+    assert (tmp_path / "cli-empty.png").stat().st_mode & 0o777 == 0o600
