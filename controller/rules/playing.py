@@ -193,10 +193,13 @@ class Playing:
         lead = not h.trick
         led = None if lead else h.led_suit()  # None also while the leader's card is taken back
         hidden = h.trump is not None and not h.trump_public
-        # The caller's off-suit card goes face down while trump is hidden -- except the
-        # face-down trump card itself: taking it off the trump spot shows it to everyone.
+        # The caller's off-suit card goes face down while trump is hidden. The face-down
+        # trump card itself goes so only where a trump may be laid face down (004 7.1:
+        # any card, so the trump stays unguessed, and 8.5's never-revealed trump can
+        # happen at all); elsewhere (002) he must reveal to play a trump, and taking it
+        # off the trump spot shows it to everyone.
         face_down = (hidden and seat == h.caller and o.caller_face_down and led is not None
-                     and led >= 0 and suit != led and c != h.trump_card)
+                     and led >= 0 and suit != led and (c != h.trump_card or o.face_down_trump))
         violations: list[tuple[str, int | None, str]] = []
         holding = h.holdings[seat]
         # --- what the engine can prove right now, from the cards it knows are his: his
@@ -237,7 +240,7 @@ class Playing:
             h.trump = suit
             self._make_public_trump(suit, c, seat, "first card off suit", out)
             counts_as_trump = True
-        if hidden and c == h.trump_card:
+        if hidden and c == h.trump_card and not face_down:
             self._reveal("the face-down trump card was played", out)
             counts_as_trump = True
         h.trick.append(TrickCard(seat, c, face_down, counts_as_trump))

@@ -93,7 +93,8 @@ def _view(m: Match, seat: int | None, admin: bool) -> dict[str, Any]:
         "bid_open": h.bid_open,
         "auction": auction,
         "trump": Suit(h.trump).name if h.trump is not None and h.trump_public else None,
-        "trump_card": Card(h.trump_card).text if h.trump_public and h.trump_card is not None else None,
+        "trump_card": Card(h.trump_card).text if h.trump_public and h.trump_card is not None
+        and (o.show_caller_discards or all(fd[1] != h.trump_card for fd in h.face_down)) else None,
         "trump_hidden": h.trump is not None and not h.trump_public,
         "trump_how": h.trump_how or None,
         "cards_dealt": h.deal_index if m.dealt_mode else None,

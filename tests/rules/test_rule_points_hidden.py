@@ -451,3 +451,63 @@ def test_hidden_rung_takes_no_pile_while_trump_is_hidden(name: str, pickups: int
     events = play(m, "AS 4S 3S 2S AH 4H 3H 2H")
     assert [t.winner for t in of_type(events, TrickWon)] == [0, 0]
     assert len(of_type(events, PilePickedUp)) == pickups
+
+
+def test_band_rung_caller_lays_his_trump_card_face_down_and_the_trump_stays_hidden() -> None:
+    """004 7.1: void in the suit led, the caller may play any card face down, so the
+    trump is not guessed -- the very card on the trump spot too. It goes face down and
+    reveals nothing (before, taking it off the spot turned the trump up and the hand
+    ended on a broken bid); with no one revealing the trump after that, 8.5's callers win."""
+    hands = _followers_deal()
+    plays = script_tricks(hands, 1, [0, 0] + [None] * 11, always_follow=(0, 2), ace_rules=True)
+    # the trump card: the first card the caller lays off a suit he lacks
+    tricks = [plays[i:i + 4] for i in range(0, 52, 4)]
+    spot = next(c for t in tricks for seat, c in t[1:] if seat == 1 and c.suit != t[0][1].suit)
+    m = Match(preset("band-rung"), first_dealer=0, knowledge="played")
+    band_rung_auction(m, 1, 12)
+    m.apply(I.HideTrump(1, spot))
+    events: list = []
+    for seat, c in plays:
+        got = m.apply(I.Play(seat, c))
+        if c == spot:
+            assert [e.card for e in of_type(got, FaceDownPlayed)] == [spot]
+            assert not of_type(got, TrumpRevealed)
+        events += got
+    assert not of_type(events, RevokeFlagged)
+    assert [e.reason for e in of_type(events, TrumpRevealed)] == ["the hand is over"]
+    (won,) = of_type(events, HandWon)
+    assert won.reason == "trump never revealed" and won.team == 1
+
+
+def test_hidden_rung_caller_playing_his_trump_card_off_suit_still_reveals_it() -> None:
+    """002: to play a trump the caller reveals first; his trump card played on a suit he
+    lacks turns the trump up and counts as a cut (face_down_trump off)."""
+    m = Match(preset("hidden-rung"), first_dealer=3, knowledge="played")
+    m.apply(I.HideTrump(0, card("2H")))
+    for seat, c in [(0, "5S"), (1, "AS"), (2, "3S"), (3, "4S")]:
+        m.apply(I.Play(seat, card(c)))
+    events: list = []
+    for seat, c in [(1, "AD"), (2, "KD"), (3, "QD"), (0, "2H")]:
+        events += m.apply(I.Play(seat, card(c)))
+    assert [e.reason for e in of_type(events, TrumpRevealed)] == ["the face-down trump card was played"]
+    assert not of_type(events, FaceDownPlayed)
+    assert [e.winner for e in of_type(events, TrickWon)] == [0]
+
+
+def test_a_trump_card_laid_face_down_stays_down_when_the_trump_is_asked_for() -> None:
+    """Band rung: the caller laid his trump card (8S) face down on a diamond lead; later an
+    opponent asks. The table learns the suit, spades; the card itself lies face down in
+    trick 2 and is named to no one but its owner until the hand's end."""
+    m = Match(preset("band-rung"), first_dealer=0, knowledge="played")
+    band_rung_auction(m, 1, 9)
+    m.apply(I.HideTrump(1, card("8S")))
+    for seat, c in [(1, "5H"), (2, "AH"), (3, "6H"), (0, "7H"),  # seat 2 wins
+                    (2, "KD"), (3, "2D"), (0, "3D"), (1, "8S"),  # the caller lacks diamonds
+                    (2, "AC"), (3, "2C")]:
+        m.apply(I.Play(seat, card(c)))
+    events = m.apply(I.AskTrump(0))  # seat 0 has no club
+    (revealed,) = of_type(events, TrumpRevealed)
+    assert revealed.suit is Suit.S and revealed.card is None
+    view = m.public_view()
+    assert view["trump"] == "S" and view["trump_card"] is None
+    assert "8S" not in json.dumps([e.to_dict() for e in events if e.private is None]) + json.dumps(view)
