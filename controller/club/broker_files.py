@@ -80,6 +80,9 @@ class BrokerSetup:
     #: (Mosquitto's own default is 30 minutes, and on a clean stop: a power cut would
     #: lose up to half an hour of them)
     autosave_seconds: int = 60
+    #: the largest MQTT packet the broker takes (bytes), twice the scoreboard's
+    #: ``MAX_STATE_BYTES``
+    max_packet: int = 8 * 1024 * 1024
 
 
 def conf_file(setup: BrokerSetup, folder: Path) -> str:
@@ -98,6 +101,9 @@ def conf_file(setup: BrokerSetup, folder: Path) -> str:
         f"autosave_interval {setup.autosave_seconds}",
         f"max_queued_messages {setup.max_queued}",
         "max_inflight_messages 100",
+        # a message is a batch of one input's events or a table's state (kilobytes): one of
+        # hundreds of MB from a leaked password is refused at the door
+        f"max_packet_size {setup.max_packet}",
         "log_dest stderr",
         "log_type error",
         "log_type warning",

@@ -9,6 +9,7 @@ can act on (:func:`tls_problem`), instead of paho's silent retries.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import socket
 import ssl
@@ -44,6 +45,8 @@ def make_client(link: BrokerLink, client_id: str, *, persistent: bool = True) ->
     ``persistent``: a clean_session=False session, so the broker keeps this client's
     subscriptions and queued QoS 1 messages across a dropped link.
     """
+    if link.password:
+        client_id = f"{client_id}-{private_tag(link)}"
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=not persistent,
                          protocol=mqtt.MQTTv311)
     if link.username:
@@ -55,6 +58,18 @@ def make_client(link: BrokerLink, client_id: str, *, persistent: bool = True) ->
     if link.tls_ca:
         client.on_connect_fail = _TlsWatch(link)
     return client
+
+
+def private_tag(link: BrokerLink) -> str:
+    """A tag only this user's password gives, for the end of its client id.
+
+    The broker lets any logged-in client take any client id, and a second connection
+    with one already in use throws the first off (and a clean start drops its saved
+    session). With ids anyone could guess (``courtpiece-table-NAME``), one table's
+    password was enough to knock another table, or the scoreboard, off the broker over
+    and over. A tag from the password (one-way) is known to that user alone."""
+    digest = hashlib.sha256(f"courtpiece-client-id\0{link.username}\0{link.password}".encode())
+    return digest.hexdigest()[:16]
 
 
 class _TlsWatch:

@@ -52,6 +52,10 @@ IDLE_AFTER = 120.0
 FLUSH_AFTER = 0.05
 #: Seconds between two log lines about ignored messages on one topic.
 BAD_MESSAGE_EVERY = 60.0
+#: A table's public state is a few kilobytes on a club night (a bot's match of two
+#: thousand hands, its history and all: 330 kB). One far past that is someone holding a
+#: table's password filling the scoreboard's memory, database and every spectator's page.
+MAX_STATE_BYTES = 4 * 1024 * 1024
 
 BatchHook = Callable[[str, Batch, float], None]
 
@@ -101,7 +105,7 @@ class LiveTable:
         if self._decoded[0] is not self.state_json:
             try:
                 state = json.loads(self.state_json) if self.state_json else None
-            except ValueError:
+            except (ValueError, RecursionError):  # RecursionError: nested past Python's depth
                 log.warning("table %s sent a state that is not JSON; not shown", self.name)
                 state = None
             self._decoded = (self.state_json, state if isinstance(state, dict) else None)
@@ -280,6 +284,9 @@ class Scoreboard:
             if kind == EVENTS:
                 self._batch(t, Batch.from_bytes(payload), now)
             elif kind == STATE:
+                if len(payload) > MAX_STATE_BYTES:
+                    raise ValueError(f"a state of {len(payload)} bytes, past the {MAX_STATE_BYTES} a table's "
+                                     "state could be: not kept")
                 self._state(t, StateHead.from_bytes(payload), now)
             elif kind == STATUS:
                 s = StatusMessage.from_bytes(payload)

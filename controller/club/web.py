@@ -99,9 +99,12 @@ def create_club_app(board: Scoreboard, *, admin_pin: str | PinCheck, club_name: 
         if night == "all":
             return None
         try:
-            return int(str(night))
+            n = int(str(night))
         except ValueError:
             raise HTTPException(400, "night must be a number, 'current' or 'all'") from None
+        if not 0 <= n < 2**63:  # SQLite's integers: past them a query is an OverflowError
+            raise HTTPException(400, "no such night")
+        return n
 
     # ------------------------------------------------------------ pages
     for route, name in (("/", "club.html"), ("/player/{player:path}", "player.html"), ("/admin", "admin.html")):

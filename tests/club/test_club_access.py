@@ -118,3 +118,61 @@ def test_junk_on_a_tables_own_topic_is_ignored_in_a_line_a_minute(broker, tmp_pa
     assert len(ignored) == 1, [r.getMessage() for r in caplog.records]
     assert "courtpiece/tables/t1/events" in ignored[0].getMessage()
     assert not ignored[0].exc_info  # a line, not a traceback
+
+
+def test_one_tables_password_cannot_throw_another_table_off(broker):
+    """A second connection under a client id in use throws the first off. Table t2,
+    logging in with its own password under the id t1's referee would use without a
+    tag (``courtpiece-table-t1``), must not disconnect t1: t1's id ends in a tag from
+    its own password, which t2 cannot make."""
+    from controller.club.link import make_client, private_tag
+
+    dropped = threading.Event()
+    connected = threading.Event()
+    t1 = make_client(table_link(broker, "t1"), "courtpiece-table-t1")
+    t1.on_connect = lambda *_a: connected.set()
+    t1.on_disconnect = lambda *_a: dropped.set()
+    t1.connect("127.0.0.1", broker.port)
+    t1.loop_start()
+    try:
+        assert connected.wait(10)
+        assert private_tag(table_link(broker, "t1")) != private_tag(table_link(broker, "t2"))
+        guesses = ["courtpiece-table-t1", f"courtpiece-table-t1-{private_tag(table_link(broker, 't2'))}"]
+        for guess in guesses:
+            rogue = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=guess, protocol=mqtt.MQTTv5)
+            link = table_link(broker, "t2")
+            rogue.username_pw_set(link.username, link.password)
+            up = threading.Event()
+            rogue.on_connect = lambda *_a, up=up: up.set()
+            rogue.connect("127.0.0.1", broker.port)
+            rogue.loop_start()
+            assert up.wait(10)
+            assert not dropped.wait(1.5), f"t1 was thrown off by t2 connecting as {guess}"
+            rogue.disconnect()
+            rogue.loop_stop()
+    finally:
+        t1.disconnect()
+        t1.loop_stop()
+
+
+def test_a_message_past_the_brokers_limit_is_refused_at_the_door(broker):
+    """A table's messages are kilobytes; the generated broker refuses a packet past
+    ``max_packet_size`` (one table's password publishing 100 MB states filled the
+    scoreboard before), and the sender's next, normal message still goes through."""
+    from controller.club.broker_files import BrokerSetup
+
+    listener = Listener(broker)
+    t1 = Probe(table_link(broker, "t1"))
+    try:
+        t1.client.publish("courtpiece/tables/t1/events", b"x" * (BrokerSetup().max_packet + 1), qos=0)
+        wait_for(lambda: not t1.client.is_connected(), "the broker to close the link")
+    finally:
+        t1.close()
+    t1 = Probe(table_link(broker, "t1"))
+    try:
+        assert not t1.publish("courtpiece/tables/t1/events", b'{"small": true}').is_failure
+        wait_for(lambda: any(p == b'{"small": true}' for _, p in listener.taken()), "the small message")
+        assert all(len(p) < 1024 for _, p in listener.taken())
+    finally:
+        t1.close()
+        listener.close()

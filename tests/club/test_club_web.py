@@ -99,3 +99,33 @@ def test_spectators_read_only_director_with_pin(club):
     again = client.post("/admin/api/teams", json={"a": "p1", "b": "E1"}, headers=h).json()
     assert again == {"team": "A1 & E1", "ids": ["p1", "p9"]}
     assert client.post("/admin/api/teams", json={"a": "p99", "b": "E2"}, headers=h).status_code == 400
+
+
+@pytest.mark.parametrize("night", ["99999999999999999999999", "-99999999999999999999999", "-1"])
+def test_a_night_past_any_number_is_a_bad_request_not_a_crash(club, night):
+    client, _board = club
+    for path in ("/api/standings", "/api/players"):
+        r = client.get(path, params={"night": night})
+        assert r.status_code == 400 and "night" in r.json()["detail"], (path, r.text)
+
+
+def test_a_state_nested_past_pythons_depth_or_too_big_breaks_no_page(club):
+    """Anyone holding t2's broker password can publish t2's state. One nested 100,000
+    deep made /api/tables a 500 for every table, also after a restart (the state is
+    kept); one of 100 MB filled memory, database and every spectator's page."""
+    from controller.club.scoreboard import MAX_STATE_BYTES
+
+    client, board = club
+    before = client.get("/api/tables/t2").json()["state"]
+    deep = StateMessage("t2", 99, 1, 1.0, {"x": "PLACE"}).to_bytes().replace(
+        b'{"x":"PLACE"}', b"[" * 100_000 + b"]" * 100_000)  # as the table's own writer lays it out
+    board.handle("courtpiece/tables/t2/state", deep)
+    r = client.get("/api/tables")
+    assert r.status_code == 200 and {t["name"] for t in r.json()} == {"t1", "t2"}
+    assert client.get("/api/tables/t2").status_code == 200
+    assert client.get("/api/tables/t1").json()["state"]["setup"]["preset"] == "court-piece"
+    big = StateMessage("t2", 100, 1, 1.0, {"view": {}, "junk": "x" * (MAX_STATE_BYTES + 1)}).to_bytes()
+    with pytest.raises(ValueError, match="not kept"):  # the message handler logs it, once a minute
+        board.handle("courtpiece/tables/t2/state", big)
+    assert len(client.get("/api/tables/t2").content) < MAX_STATE_BYTES
+    assert before is not None
