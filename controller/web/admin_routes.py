@@ -40,6 +40,10 @@ def default_table_log(referee: Referee) -> str:
     return buf.getvalue()
 
 
+#: PIN checks that may wait for the hash at once, table-wide; more are told to try again.
+MAX_PIN_CHECKS = 4
+
+
 class Gate:
     """The checks shared by every admin route."""
 
@@ -49,6 +53,8 @@ class Gate:
         self.pin: PinCheck = PlainPin(pin) if isinstance(pin, str) else pin
         #: called after each right PIN (the table screen stops showing a new PIN then)
         self.on_login: list[Callable[[], None]] = []
+        #: PIN checks under way (waiting for the hash or being hashed)
+        self._checking = 0
 
     async def check_pin(self, request: Request, pin: Any) -> None:
         """Raise 429 while this address must wait, 401 for a wrong PIN.
@@ -63,11 +69,21 @@ class Gate:
         if wait > 0:
             raise HTTPException(429, "too many wrong PINs, or one being checked: wait and try again",
                                 headers={"Retry-After": str(int(wait) + 1)})
+        if self._checking >= MAX_PIN_CHECKS:
+            # PINs are hashed one at a time; each waiting check holds one of the web
+            # server's worker threads, which the pages and the table's commands share.
+            # 250 addresses guessing at once held them all: /api/state took 8-15 s.
+            self.limiter.abandon(client)
+            raise HTTPException(429, "other PINs are being checked: try again in a moment",
+                                headers={"Retry-After": "1"})
+        self._checking += 1  # (on the event loop: no lock needed)
         try:
             right = await run_in_threadpool(self.pin.verify, str(pin or "").strip())
         except BaseException:
             self.limiter.abandon(client)
             raise
+        finally:
+            self._checking -= 1
         if not right:
             wait = self.limiter.failure(client)
             raise HTTPException(401, "wrong PIN", headers={"Retry-After": str(int(wait) + 1)} if wait else None)

@@ -16,6 +16,7 @@ library's ``hmac`` does it without another dependency on the Pi.
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import hmac
 import ipaddress
@@ -108,6 +109,11 @@ class Sessions:
             return True
 
 
+#: Wrong PINs table-wide within ``BUSY_WINDOW`` seconds past which no address has free tries.
+BUSY_AFTER = 30
+BUSY_WINDOW = 600.0
+
+
 @dataclass
 class _Bucket:
     failures: int = 0
@@ -141,14 +147,24 @@ class RateLimiter:
     starts afresh, and a right PIN clears it. There is no table-wide lock: a guesser
     on the Wi-Fi must never be able to lock the organiser out.
 
+    Many addresses guessing at once (more than ``busy_after`` wrong PINs table-wide in
+    ``busy_window`` seconds: a guesser with hundreds of addresses on a big Wi-Fi) take the
+    free tries away from every address: each wrong PIN then waits, doubling. Still no
+    address is locked for another's guesses, and a right PIN always gets in.
+
     The address is the TCP peer (the server does not trust ``X-Forwarded-For``). The
     clock is injected so tests need no waiting; at most ``max_tracked`` addresses are
     remembered, dropping those not seen for longest.
     """
 
     def __init__(self, *, max_failures: int = 3, delay: float = 2.0, max_delay: float = 900.0,
-                 forget: float = 3600.0, max_tracked: int = 4096, clock: Clock = time.monotonic) -> None:
+                 forget: float = 3600.0, max_tracked: int = 4096, busy_after: int = BUSY_AFTER,
+                 busy_window: float = BUSY_WINDOW, clock: Clock = time.monotonic) -> None:
         self.max_failures = max_failures
+        self.busy_after = busy_after
+        self.busy_window = busy_window
+        #: when wrong PINs were typed lately, from any address (:meth:`under_attack`)
+        self._recent: collections.deque[float] = collections.deque()
         self.delay = delay
         self.max_delay = max_delay
         self.forget = forget
@@ -208,7 +224,11 @@ class RateLimiter:
                 b = self._buckets.setdefault(client_key(client), _Bucket())
             b.failures += 1
             b.last = now
-            over = b.failures - self.max_failures
+            self._recent.append(now)
+            while self._recent and now - self._recent[0] > self.busy_window:
+                self._recent.popleft()
+            free = 0 if len(self._recent) > self.busy_after else self.max_failures
+            over = b.failures - free
             if over > 0:
                 b.locked_until = now + min(self.max_delay, self.delay * 2 ** min(over - 1, 30))
             return max(0.0, b.locked_until - now)

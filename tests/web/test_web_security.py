@@ -203,3 +203,72 @@ def test_a_pin_is_generated_once_and_kept_as_a_private_hash(tmp_path):
         create_app(Referee(), admin_pin="")
     with pytest.raises(ValueError):
         create_app(Referee(), admin_pin="abc")
+
+
+def test_many_addresses_guessing_lose_their_free_tries_but_never_lock_out_another(clock):
+    """With hundreds of addresses each guess was three free tries: 250 addresses, 1,000
+    PINs checked. Past ``busy_after`` wrong PINs table-wide in the window, a new
+    address's first wrong PIN already waits; the organiser's right PIN is not held up,
+    and once the window is quiet the free tries are back."""
+    limiter = RateLimiter(clock=clock, busy_after=30, busy_window=600.0)
+    for i in range(30):
+        address = f"10.0.{i}.1"
+        assert limiter.begin(address) == 0
+        assert limiter.failure(address) == 0  # each address's first wrong PIN is free so far...
+    assert limiter.begin("10.0.99.1") == 0
+    assert limiter.failure("10.0.99.1") > 0  # ...now it is not
+    assert limiter.begin("10.0.99.2") == 0  # an address that typed nothing wrong is not held
+    limiter.success("10.0.99.2")
+    clock.now += 601
+    assert limiter.begin("10.0.99.3") == 0 and limiter.failure("10.0.99.3") == 0
+
+
+def test_pin_checks_at_once_are_capped_table_wide_so_pages_keep_their_workers():
+    """Each PIN check waits for the one scrypt thread on a web worker thread that pages and
+    commands share. Checks from many addresses at once beyond MAX_PIN_CHECKS are told to
+    try again (429) instead of queueing, and are not counted as wrong PINs."""
+    import asyncio
+    import threading
+    import time
+
+    from fastapi import HTTPException
+
+    from controller.web.admin_routes import MAX_PIN_CHECKS, Gate
+    from controller.web.security import Sessions
+
+    running = 0
+    most = 0
+    lock = threading.Lock()
+
+    class SlowPin:
+        def verify(self, pin: str) -> bool:
+            nonlocal running, most
+            with lock:
+                running += 1
+                most = max(most, running)
+            time.sleep(0.3)
+            with lock:
+                running -= 1
+            return pin == PIN
+
+    limiter = RateLimiter()
+    gate = Gate(Sessions(b"k" * 32), limiter, SlowPin())
+
+    class Req:
+        def __init__(self, host: str) -> None:
+            self.client = type("C", (), {"host": host})()
+
+    async def one(i: int) -> int:
+        try:
+            await gate.check_pin(Req(f"10.1.0.{i}"), "000000")  # type: ignore[arg-type]
+        except HTTPException as exc:
+            return exc.status_code
+        return 200
+
+    async def burst() -> list[int]:
+        return await asyncio.gather(*(one(i) for i in range(20)))
+
+    codes = asyncio.run(burst())
+    assert codes.count(401) == MAX_PIN_CHECKS and codes.count(429) == 20 - MAX_PIN_CHECKS
+    assert most <= MAX_PIN_CHECKS
+    assert all(limiter.retry_after(f"10.1.0.{i}") == 0 for i in range(20))  # none counted against
