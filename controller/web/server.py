@@ -64,6 +64,10 @@ def _client_of(proto: Any) -> str | None:
     return client[0] if client else None
 
 
+#: The table screen's own browser, on the Pi: loopback exactly (a guest could not be it).
+KIOSK = frozenset({client_key("127.0.0.1"), client_key("::1")})
+
+
 def _key_of(proto: Any) -> str:
     """The address a connection counts against (:func:`client_key`: an IPv6 /64 is one),
     worked out once per connection: every new one is counted against all the others."""
@@ -175,8 +179,8 @@ class GuardedH11Protocol(H11Protocol):
         """Over a cap: drop the oldest idle connection (of this address first); over the
         total cap with none idle (every one a WebSocket held open), the oldest of the
         address that holds the most, when that is not this one's; else this one. So
-        a few addresses holding every WebSocket they may cannot keep a new player, or the
-        table screen reloading, out. Addresses count as the PIN delays count them (an
+        a few addresses holding every WebSocket they may, or many holding one each,
+        cannot keep a new player, or the table screen reloading, out. Addresses count as the PIN delays count them (an
         IPv6 /64 is one)."""
         me = _key_of(self)
         mine = [p for p in self.connections if _key_of(p) == me]
@@ -189,13 +193,19 @@ class GuardedH11Protocol(H11Protocol):
         idle = [p for p in pool if p is not self and isinstance(p, GuardedH11Protocol) and p.waiting_for_headers()]
         victim = min(idle, key=lambda p: p.opened) if idle else self
         if not idle and pool is not mine:
+            # the table screen (a browser on the Pi itself) is never the one let go
             held: dict[str, list[Any]] = {}
             for p in self.connections:
-                if p is not self:
+                if p is not self and _key_of(p) not in KIOSK:
                     held.setdefault(_key_of(p), []).append(p)
-            hog = max(held, key=lambda k: len(held[k]), default=None)
-            if hog is not None and hog != me and len(held[hog]) > len(mine):
-                victim = min(held[hog], key=lambda p: getattr(p, "opened", 0.0))
+            most = max((len(v) for k, v in held.items() if k != me), default=0)
+            # the address holding the most, when it holds as many as this one or more:
+            # with hundreds of addresses holding one each, the oldest of them goes (a
+            # tie went to the newcomer, so 256 addresses kept every phone and the table
+            # screen out); the table screen itself always gets in
+            if most and (most >= len(mine) or me in KIOSK):
+                victim = min((p for k, v in held.items() if k != me and len(v) == most for p in v),
+                             key=lambda p: getattr(p, "opened", 0.0))
         if isinstance(victim, GuardedH11Protocol):
             # counted out at once (its close is not); a WebSocket's own connection_lost
             # removes it, and would fail on one already gone (a KeyError, its cleanup cut)

@@ -338,3 +338,39 @@ def test_a_websocket_upgrade_the_library_turns_down_is_closed_at_the_header_dead
                 assert ok.recv(65536) != b""  # the state stream, not a hang-up
             except BlockingIOError:
                 pass
+
+
+def _get_from(port: int, source: str) -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0)) as s:
+        s.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        try:
+            return s.recv(64)
+        except OSError:
+            return b""
+
+
+def test_many_addresses_holding_one_websocket_each_keep_no_one_out(tmp_path):
+    """Every address holds one WebSocket and the server is full: with no address holding
+    more than the newcomer, the newcomer was the one let go, so 256 addresses on a guest
+    Wi-Fi kept every phone and the table screen out. The oldest of them goes now, and
+    the table screen's own browser (loopback) is never the one let go."""
+    limits = {"max_connections": 8, "max_per_client": 4}
+    with GuardedServer(tmp_path, limits=limits) as srv:
+        kiosk = hold_websocket(srv.port, "127.0.0.1")
+        held = [hold_websocket(srv.port, f"127.0.1.{2 + k}") for k in range(7)]
+        try:
+            for k in range(3):  # a new phone, again and again
+                assert _get_from(srv.port, f"127.0.2.{2 + k}").startswith(b"HTTP/1.1 200")
+            assert not closed_by_server(kiosk)
+            assert 1 <= sum(closed_by_server(s) for s in held) <= 3
+            kiosk.close()
+            time.sleep(0.2)
+            more = [hold_websocket(srv.port, f"127.0.3.{2 + k}") for k in range(2)]
+            assert _get_from(srv.port, "127.0.0.1").startswith(b"HTTP/1.1 200")  # the screen reloading
+            for s in more:
+                s.close()
+            assert "KeyError" not in srv.log()
+        finally:
+            kiosk.close()
+            for s in held:
+                s.close()
