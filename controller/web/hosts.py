@@ -20,9 +20,13 @@ def host_of(header: str) -> str:
     """``Host`` without its port, lower case, without a trailing dot; IPv6 unbracketed."""
     value = header.strip().lower()
     if value.startswith("["):
-        return value[1:].split("]", 1)[0]
+        name, _, rest = value[1:].partition("]")
+        return name if rest == "" or (rest[:1] == ":" and rest[1:].isdigit()) else value
     if value.count(":") == 1:
-        value = value.split(":", 1)[0]
+        name, _, port = value.partition(":")
+        if not port.isdigit():  # "localhost:1@evil.example" is no port: the whole is no name of ours
+            return value
+        value = name
     return value.rstrip(".")
 
 

@@ -128,6 +128,9 @@ def test_a_foreign_host_is_refused_own_names_are_served(server):
     state = "/api/state"
     assert httpx.get(server.url + state, headers={"Host": "evil.example"}).status_code == 400
     assert httpx.get(server.url + state, headers={"Host": f"rebind.evil.example:{server.port}"}).status_code == 400
+    for odd in ("localhost:1@evil.example", "[::1]@evil.example", "localhost:x"):  # no port: no name of ours
+        assert httpx.get(server.url + state, headers={"Host": odd}).status_code == 400, odd
+    assert httpx.get(server.url + state, headers={"Host": f"[::1]:{server.port}"}).status_code == 200
     for host in (f"127.0.0.1:{server.port}", "localhost", f"localhost:{server.port}", "table7.club.example"):
         assert httpx.get(server.url + state, headers={"Host": host}).status_code == 200, host
     # the live stream too: a rebinding page cannot open the WebSocket
