@@ -402,11 +402,12 @@ class Calling:
         h.must_trump = move.seat
         self._reveal("the caller showed it", out)
 
-    def _reveal(self, reason: str, out: list[Event]) -> None:
+    def _reveal(self, reason: str, out: list[Event], trick: int | None = None) -> None:
         h = self.hand
         h.trump_public = True
         h.trump_known_trick = h.trick_no
         c = h.trump_card
         if c is not None and not self.options.show_caller_discards and any(fd[1] == c for fd in h.face_down):
             c = None  # laid face down in a trick (004 7.1): the suit is told, that card stays down
-        out.append(TrumpRevealed(Suit(h.trump), CARDS[c] if c is not None else None, h.trick_no, reason))  # type: ignore[arg-type]
+        out.append(TrumpRevealed(Suit(h.trump), CARDS[c] if c is not None else None,  # type: ignore[arg-type]
+                                 h.trick_no if trick is None else trick, reason))

@@ -154,7 +154,8 @@ class Ending:
         if not h.show_done:
             if o.reveal_at_hand_end:
                 if h.trump is not None and not h.trump_public:
-                    self._reveal("the hand is over", out)
+                    # told as of the last trick played (not the 14th, which never comes)
+                    self._reveal("the hand is over", out, h.trick_no if h.trick else h.trick_no - 1)
                 for seat, c, trick in h.face_down:
                     if not o.show_caller_discards:
                         out.append(FaceDownShown(seat, CARDS[c], trick))

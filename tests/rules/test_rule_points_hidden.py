@@ -474,7 +474,7 @@ def test_band_rung_caller_lays_his_trump_card_face_down_and_the_trump_stays_hidd
             assert not of_type(got, TrumpRevealed)
         events += got
     assert not of_type(events, RevokeFlagged)
-    assert [e.reason for e in of_type(events, TrumpRevealed)] == ["the hand is over"]
+    assert [(e.reason, e.trick) for e in of_type(events, TrumpRevealed)] == [("the hand is over", 13)]
     (won,) = of_type(events, HandWon)
     assert won.reason == "trump never revealed" and won.team == 1
 
