@@ -9,12 +9,15 @@ minus the undone inputs' events is exactly what the table now holds, and
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
 from controller.club.topics import Batch
+
+log = logging.getLogger(__name__)
 
 
 class CourtKind(Enum):
@@ -152,7 +155,16 @@ class TableLedger:
         if kind == "match-setup":
             self._setup(seq, e)
         elif handler is not None and self.current is not None and not self.current.over:
-            handler(self, self.current, e)
+            if not _well_formed(e):
+                # only a message forged with the table's password says team 7 or seat 9;
+                # counted, it stopped the scoreboard rebuilding its tables at every start
+                log.warning("table %s: event %s of seq %s is not what a table writes; not counted",
+                            self.table, kind, seq)
+                return
+            try:
+                handler(self, self.current, e)
+            except (KeyError, TypeError, ValueError, IndexError) as err:  # one missing field
+                log.warning("table %s: event %s of seq %s not counted: %s", self.table, kind, seq, err)
 
     def _setup(self, seq: int, e: dict[str, Any]) -> None:
         if self.current is not None and not self.current.over:
@@ -235,6 +247,25 @@ class TableLedger:
             p.matches += 1
             if m.winner is not None and team_of(seat) == m.winner:
                 p.matches_won += 1
+
+
+def _well_formed(e: dict[str, Any]) -> bool:
+    """The fields the handlers count by are what the referee writes: a team is 0 or 1, a
+    seat 0 to 3, a number a number; a swap two seats."""
+    for key in ("team", "winner"):
+        if key in e and e[key] is not None and e[key] not in (0, 1):
+            return False
+    for key in ("courts", "points"):
+        if key in e and (not isinstance(e[key], int) or isinstance(e[key], bool) or abs(e[key]) > 10_000):
+            return False
+    if e.get("event") in ("hand-won", "courts-scored", "points-scored") and e.get("team") not in (0, 1):
+        return False
+    swap = e.get("swap")
+    if swap is not None and not (isinstance(swap, list) and len(swap) == 2 and all(v in (0, 1, 2, 3) for v in swap)):
+        return False
+    score = e.get("score")
+    return score is None or (isinstance(score, list) and all(
+        isinstance(v, int | float) and not isinstance(v, bool) for v in score))
 
 
 _HANDLERS = {

@@ -56,6 +56,13 @@ BAD_MESSAGE_EVERY = 60.0
 #: thousand hands, its history and all: 330 kB). One far past that is someone holding a
 #: table's password filling the scoreboard's memory, database and every spectator's page.
 MAX_STATE_BYTES = 4 * 1024 * 1024
+#: One input's public events: a few hundred bytes, a hand's end a few kilobytes. Batches
+#: of 8 MB each (the broker's limit), chained one after another with a table's password,
+#: took the scoreboard from 130 to 742 MB and its database to 521 MB in 40 messages.
+MAX_BATCH_BYTES = 64 * 1024
+#: All the batches one table may send while the scoreboard runs: a night of play is
+#: about a megabyte, resends included; this is fifty nights, and then no more.
+MAX_TABLE_BYTES = 64 * 1024 * 1024
 
 BatchHook = Callable[[str, Batch, float], None]
 
@@ -85,6 +92,8 @@ class LiveTable:
     waiting: dict[int, Batch] = field(default_factory=dict)  # prev -> batch that came early
     asked: tuple[int, float] = (-1, 0.0)  # (have when asked, when)
     duplicates: int = 0
+    #: bytes of event batches heard from this table since the scoreboard started
+    heard: int = 0
     #: the table's referee is behind what is held, or speaks from another journal: its
     #: journal began again (a new SD card, a spare Pi), or what is held went beyond what
     #: its journal says (a message forged with its password). Until the director starts it
@@ -108,7 +117,12 @@ class LiveTable:
             except (ValueError, RecursionError):  # RecursionError: nested past Python's depth
                 log.warning("table %s sent a state that is not JSON; not shown", self.name)
                 state = None
-            self._decoded = (self.state_json, state if isinstance(state, dict) else None)
+            if not isinstance(state, dict) or any(
+                    not isinstance(state.get(k), dict | None) for k in ("view", "setup")):
+                # what the table's referee writes is an object whose view and setup are
+                # objects; anything else (sent with its password) is no state to show
+                state = None
+            self._decoded = (self.state_json, state)
         return self._decoded[1]
 
     @property
@@ -282,6 +296,13 @@ class Scoreboard:
                 t = self.tables[table] = LiveTable(table)
                 self.ledgers[table] = TableLedger(table)
             if kind == EVENTS:
+                if len(payload) > MAX_BATCH_BYTES:
+                    raise ValueError(f"a batch of {len(payload)} bytes, past the {MAX_BATCH_BYTES} one input's "
+                                     "events could be: not kept")
+                if t.heard + len(payload) > MAX_TABLE_BYTES:
+                    raise ValueError(f"past {MAX_TABLE_BYTES} bytes of events from one table since the "
+                                     "scoreboard started (a night is about one MB): not kept")
+                t.heard += len(payload)
                 self._batch(t, Batch.from_bytes(payload), now)
             elif kind == STATE:
                 if len(payload) > MAX_STATE_BYTES:

@@ -128,3 +128,30 @@ def test_a_forged_jump_is_taken_back_to_what_the_journal_says(tmp_path):
     assert [m.to_dict() for m in board.matches()] == [m.to_dict() for m in want.matches()]
     assert board.store.batch_count("t1") == want.store.batch_count("t1"), "the forged batch is still held"
     table.close()
+
+
+@pytest.mark.parametrize("forged", [
+    [{"event": "courts-scored", "team": 7, "courts": 1}],
+    [{"event": "hand-won", "team": 9}],
+    [{"event": "points-scored", "team": -3, "points": 5}],
+    [{"event": "partnerships-drawn", "swap": [0, 8]}],
+    [{"event": "courts-scored", "team": 0, "courts": "many"}],
+])
+def test_an_event_no_table_writes_is_not_counted_and_the_scoreboard_still_starts(tmp_path, forged):
+    """Sent with a table's password: a team of 7 counted was an IndexError that stopped the
+    scoreboard at every start after (rebuilding its tables from the stored batches), with
+    no way back but editing its database by hand."""
+    table = played(tmp_path / "t1", "P", 5)
+    batches = batches_of(table.referee, "t1")
+    board = board_at(tmp_path)
+    hand_in(board, batches[:3])  # a match under way: its setup is in
+    last = batches[2]
+    board.handle(EVENTS, Batch("t1", last.seq + 1, last.seq, forged, journal=last.journal).to_bytes())
+    assert board.tables["t1"].have == last.seq + 1  # taken in its turn, not counted
+    board.store.flush()
+    counted = [m.to_dict() for m in board.ledgers["t1"].matches]
+    board.store.close()
+    again = Scoreboard(ClubStore(tmp_path / "club.sqlite3"))  # raised IndexError here
+    assert [m.to_dict() for m in again.ledgers["t1"].matches] == counted
+    again.store.close()
+    table.close()

@@ -129,3 +129,27 @@ def test_a_state_nested_past_pythons_depth_or_too_big_breaks_no_page(club):
         board.handle("courtpiece/tables/t2/state", big)
     assert len(client.get("/api/tables/t2").content) < MAX_STATE_BYTES
     assert before is not None
+
+
+def test_a_state_that_is_no_tables_state_and_event_floods_break_no_page(club, monkeypatch):
+    """Sent with t2's password: a state whose view is a number was a 500 on /api/tables
+    for every table (and after a restart); batches of 8 MB chained one after another
+    filled the scoreboard's memory and database."""
+    import controller.club.scoreboard as sb
+    from controller.club.topics import Batch
+
+    client, board = club
+    for bad in ({"view": 5}, {"view": "x"}, {"setup": [1]}):
+        board.handle("courtpiece/tables/t2/state", StateMessage("t2", 99, 1, 1.0, bad).to_bytes())
+        assert client.get("/api/tables").status_code == 200, bad
+        assert client.get("/api/tables/t2").status_code == 200, bad
+    t2 = board.tables["t2"]
+    big = Batch("t2", t2.have + 1, t2.have, [{"event": "note", "text": "x" * sb.MAX_BATCH_BYTES}],
+                journal=t2.journal).to_bytes()
+    with pytest.raises(ValueError, match="not kept"):
+        board.handle("courtpiece/tables/t2/events", big)
+    assert board.tables["t2"].have == t2.have
+    monkeypatch.setattr(sb, "MAX_TABLE_BYTES", board.tables["t2"].heard + 600)  # a table that said enough
+    small = Batch("t2", t2.have + 1, t2.have, [{"event": "note", "text": "y" * 500}], journal=t2.journal)
+    with pytest.raises(ValueError, match="not kept"):
+        board.handle("courtpiece/tables/t2/events", small.to_bytes())
