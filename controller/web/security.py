@@ -9,8 +9,8 @@ library's ``hmac`` does it without another dependency on the Pi.
 - The CSRF token is an HMAC of the session id; every POST must carry it (form field
   ``csrf`` or header ``X-CSRF-Token``), and a POST whose ``Origin`` names another site
   is refused outright.
-- Wrong PINs slow down the address that typed them, with delays that double, so a
-  6-digit PIN cannot be walked from a phone on the same Wi-Fi, and a guesser cannot
+- Wrong PINs slow down the address that typed them, with delays that double, so the
+  8-digit PIN cannot be walked from a phone on the same Wi-Fi, and a guesser cannot
   lock the organiser out (there is no table-wide lock).
 """
 

@@ -193,7 +193,7 @@ def test_a_pin_is_generated_once_and_kept_as_a_private_hash(tmp_path):
 
     store = PinFile(tmp_path)
     pin = store.load_or_create()
-    assert pin is not None and len(pin) == 6 and pin.isdigit()
+    assert pin is not None and len(pin) == 8 and pin.isdigit()
     text = (tmp_path / "admin-pin").read_text()
     assert pin not in text and text.startswith("scrypt$")
     assert stat.S_IMODE(os.stat(tmp_path / "admin-pin").st_mode) == 0o600
