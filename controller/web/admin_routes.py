@@ -42,6 +42,8 @@ def default_table_log(referee: Referee) -> str:
 
 #: PIN checks that may wait for the hash at once, table-wide; more are told to try again.
 MAX_PIN_CHECKS = 4
+#: The header that marks that 429 (the admin page tries again by itself, a second later).
+PIN_QUEUE = "X-Pin-Queue"
 
 
 class Gate:
@@ -75,7 +77,7 @@ class Gate:
             # 250 addresses guessing at once held them all: /api/state took 8-15 s.
             self.limiter.abandon(client)
             raise HTTPException(429, "other PINs are being checked: try again in a moment",
-                                headers={"Retry-After": "1"})
+                                headers={"Retry-After": "1", PIN_QUEUE: "busy"})
         self._checking += 1  # (on the event loop: no lock needed)
         try:
             right = await run_in_threadpool(self.pin.verify, str(pin or "").strip())

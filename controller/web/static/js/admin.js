@@ -17,7 +17,7 @@ async function post(url, body) {
   const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
     body: JSON.stringify({ ...body, csrf }), credentials: "same-origin" });
   const data = await r.json().catch(() => ({}));
-  return { ok: r.ok, status: r.status, data };
+  return { ok: r.ok, status: r.status, data, busy: r.headers.get("X-Pin-Queue") === "busy" };
 }
 
 async function session() {
@@ -71,7 +71,14 @@ async function command(name, args = {}) {
 
 document.querySelector("#login").addEventListener("submit", async (e) => {
   e.preventDefault();
-  const r = await post("/admin/api/login", { pin: document.querySelector("#pin").value });
+  const pin = document.querySelector("#pin").value;
+  let r = await post("/admin/api/login", { pin });
+  // others' PINs being checked (many phones guessing at once): not a wrong PIN, so the
+  // page asks again by itself, a second later, for up to a minute
+  for (let tries = 0; r.status === 429 && r.busy && tries < 60; tries += 1) {
+    await new Promise((done) => setTimeout(done, 1000));
+    r = await post("/admin/api/login", { pin });
+  }
   document.querySelector("#pin").value = "";
   if (r.ok) { csrf = r.data.csrf; say(""); await session(); }
   else say(r.status === 429 ? t("admin.toomany") : t("admin.wrongpin"), false);
@@ -154,7 +161,12 @@ function currentSeats(state) {
     dealer.dataset.set = "1";
     dealer.value = String((state.view.dealer + 1) & 3);
     const sel = document.querySelector("#preset");
-    if (state.setup?.preset && presets?.presets.some((p) => p.name === state.setup.preset)) { sel.value = state.setup.preset; showPreset(); }
+    // the table's preset, unless it is the one shown or the organiser has begun typing
+    // options already (the first state can come late on a busy Pi: rebuilding the form
+    // then threw away what was typed)
+    const typed = form && Object.keys(form.changed()).length > 0;
+    if (state.setup?.preset && state.setup.preset !== sel.value && !typed
+        && presets?.presets.some((p) => p.name === state.setup.preset)) { sel.value = state.setup.preset; showPreset(); }
   }
 }
 
