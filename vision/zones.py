@@ -8,8 +8,6 @@ that contains its centre.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -159,8 +157,14 @@ class ZoneMap:
             plane = TablePlane(np.asarray(h, np.float64), _pixel_size(table.get("size"), "table size"))
         return cls(zones, size, plane)
 
+    def to_text(self) -> str:
+        return json.dumps(self.to_json(), indent=2) + "\n"
+
     def save(self, path: str | Path) -> None:
-        _write_privately((json.dumps(self.to_json(), indent=2) + "\n").encode(), Path(path))
+        """A plain write (tests, benches); the service saves its own through
+        ``controller.readers.zone_file``, atomically and for its user only."""
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        Path(path).write_text(self.to_text())
 
     @classmethod
     def load(cls, path: str | Path) -> ZoneMap:
@@ -176,8 +180,9 @@ class ZoneMap:
     def save_with_empty(self, path: str | Path, empty: np.ndarray | None) -> None:
         """Save, with ``empty`` (a frame of the empty table) as an image beside the map."""
         if empty is not None:
-            self.empty_path = Path(path).with_name(Path(path).stem + "-empty.png")
-            write_image_privately(empty, self.empty_path)
+            self.empty_path = empty_beside(path)
+            self.empty_path.parent.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(self.empty_path), empty)
         self.save(path)
 
     @classmethod
@@ -192,27 +197,9 @@ class ZoneMap:
         return cls(zones, tuple(frame_size))  # type: ignore[arg-type]
 
 
-def write_image_privately(frame: np.ndarray, path: Path) -> None:
-    """A PNG of ``frame``, readable by the service's user only, like the zone map."""
-    ok, buf = cv2.imencode(".png", frame)
-    if not ok:
-        raise OSError(f"could not encode the picture for {path.name}")
-    _write_privately(buf.tobytes(), path)
-
-
-def _write_privately(data: bytes, path: Path) -> None:
-    """Write next to the target, then replace it: a reader never sees half a file, and
-    the file is the service user's alone (mkstemp's 0600: a picture of the room and the
-    table's set-up are no one else's business)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+def empty_beside(path: str | Path) -> Path:
+    """Where the empty table's picture is kept: beside the zone map, named after it."""
+    return Path(path).with_name(Path(path).stem + "-empty.png")
 
 
 def _finite(v: object) -> bool:

@@ -252,14 +252,13 @@ class TableLedger:
 def _well_formed(e: dict[str, Any]) -> bool:
     """The fields the handlers count by are what the referee writes: a team is 0 or 1, a
     seat 0 to 3, a number a number; a swap two seats."""
-    for key in ("team", "winner"):
-        if key in e and e[key] is not None and e[key] not in (0, 1):
-            return False
+    if e.get("event") in ("hand-won", "courts-scored", "points-scored") and e.get("team") not in (0, 1):
+        return False
+    if e.get("winner") not in (None, 0, 1):
+        return False
     for key in ("courts", "points"):
         if key in e and (not isinstance(e[key], int) or isinstance(e[key], bool) or abs(e[key]) > 10_000):
             return False
-    if e.get("event") in ("hand-won", "courts-scored", "points-scored") and e.get("team") not in (0, 1):
-        return False
     swap = e.get("swap")
     if swap is not None and not (isinstance(swap, list) and len(swap) == 2 and all(v in (0, 1, 2, 3) for v in swap)):
         return False

@@ -110,6 +110,7 @@ def _box_frame_size(camera: str, size: tuple[int, int]) -> tuple[int, int]:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
+    from controller.readers.zone_file import save_zone_map
     from vision.zones import (
         MARKER_ZONES,
         ZoneMap,
@@ -183,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
     if args.empty:
         empty = _frame(args.empty, args.size)
     target = args.config or Path(args.state_dir) / ZONES_FILE
-    zones.save_with_empty(target, empty)
+    save_zone_map(zones, Path(target), empty)
     plane = " with the table's plane" if zones.plane is not None else ""
     kept = f", the empty table beside it ({zones.empty_path.name})" if empty is not None else ""
     print(f"saved zones {', '.join(zones.names())}{plane} on a {zones.frame_size[0]}x"

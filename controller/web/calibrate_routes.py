@@ -145,17 +145,13 @@ def validate(body: Any) -> tuple[dict[str, tuple[float, float, float, float]], t
     return boxes, (fw, fh)
 
 
-def save_atomically(zones: ZoneMap, path: Path) -> None:
-    zones.save(path)  # whole or not at all, the service user's only (vision.zones)
-
-
-def save_empty(frame: np.ndarray, path: Path) -> None:
-    from vision.zones import write_image_privately
+def save_or_500(zones: ZoneMap, path: Path, empty: np.ndarray | None) -> None:
+    from controller.readers.zone_file import save_zone_map
 
     try:
-        write_image_privately(frame, path)
+        save_zone_map(zones, path, empty)
     except OSError:
-        raise HTTPException(500, f"could not save the empty table to {path.name}") from None
+        raise HTTPException(500, f"could not save the zones to {path.name}") from None
 
 
 def boxes_of(zones: ZoneMap) -> dict[str, list[float]]:
@@ -264,6 +260,7 @@ def calibrate_router(gate: Gate, *, zones_file: Path | None, camera_frame: Frame
                 raise HTTPException(400, "the table's plane needs the boxes of seat0 to seat3, "
                                          "in turn round the table (a square seen from the camera)")
             zones = zones.with_plane(plane)
+        empty = None
         if body.get("empty_table"):
             # the table as it is now, with no cards on it: the reference on a light table
             empty = current_frame("auto")
@@ -273,9 +270,7 @@ def calibrate_router(gate: Gate, *, zones_file: Path | None, camera_frame: Frame
                 # the reader compares it with its frames pixel for pixel
                 raise HTTPException(400, f"the empty table's frame is {empty.shape[1]}×{empty.shape[0]}, "
                                          f"the zones' frame {size[0]}×{size[1]}: they must be one size")
-            zones.empty_path = zones_file.with_name(zones_file.stem + "-empty.png")
-            await run_in_threadpool(save_empty, empty, zones.empty_path)
-        await run_in_threadpool(save_atomically, zones, zones_file)
+        await run_in_threadpool(save_or_500, zones, zones_file, empty)
         if on_zones is not None:
             on_zones(zones)
         return JSONResponse({"zones": {n: list(b) for n, b in boxes.items()}, "frame_size": list(size),

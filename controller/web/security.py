@@ -163,7 +163,7 @@ class RateLimiter:
         self.max_failures = max_failures
         self.busy_after = busy_after
         self.busy_window = busy_window
-        #: when wrong PINs were typed lately, from any address (:meth:`under_attack`)
+        #: when wrong PINs were typed lately, from any address (``busy_after``)
         self._recent: collections.deque[float] = collections.deque()
         self.delay = delay
         self.max_delay = max_delay

@@ -180,8 +180,8 @@ class GuardedH11Protocol(H11Protocol):
         total cap with none idle (every one a WebSocket held open), the oldest of the
         address that holds the most, when that is not this one's; else this one. So
         a few addresses holding every WebSocket they may, or many holding one each,
-        cannot keep a new player, or the table screen reloading, out. Addresses count as the PIN delays count them (an
-        IPv6 /64 is one)."""
+        cannot keep a new player, or the table screen reloading, out. Addresses count as
+        the PIN delays count them (an IPv6 /64 is one)."""
         me = _key_of(self)
         mine = [p for p in self.connections if _key_of(p) == me]
         if len(mine) > self.limits.max_per_client:
