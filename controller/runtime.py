@@ -230,6 +230,7 @@ def start_camera(service: TableService) -> Any:
     cam = service.config.camera
     zones_file = zones_path(service)
     zones = ZoneMap()
+    unreadable = None
     if zones_file.exists():
         try:
             zones = ZoneMap.load(zones_file)
@@ -238,7 +239,7 @@ def start_camera(service: TableService) -> Any:
             message = (f"camera: the zone map {zones_file.name} is unreadable ({exc}); no card is placed "
                        "until the zones are marked again (dashboard /admin/calibrate)")
             log.error("%s", message)
-            service.on_reader_event(ReaderFault(source="camera", message=message, at=time.time()))
+            unreadable = message  # the reader says it, at once and each minute after
     else:  # still start, so the zones can be marked on the dashboard (/admin/calibrate)
         log.warning("no camera zones in %s: the camera reports nothing until they are marked "
                     "(dashboard /admin/calibrate or 'courtpiece calibrate')", zones_file)
@@ -255,6 +256,7 @@ def start_camera(service: TableService) -> Any:
         return None
     reader = CameraReader(source, zones, detector=camera_detector(deck_path(service)),
                           source_name="camera")
+    reader.unmarked = unreadable
     service.referee.subscribe(lambda e: reader.new_hand() if e.kind == "hand-started" else None)
     reader.start(service.on_reader_event)
     return reader

@@ -250,6 +250,8 @@ class CameraReader(PollingReader):
         self._marked = zones
         self._misfit: tuple[int, int] | None = None
         self._misfit_said = 0.0
+        self.unmarked: str | None = None  # new zones end a standing fault (below)
+        self._unmarked_said: float | None = None
         self._use(zones)
 
     def _use(self, zones: ZoneMap) -> None:
@@ -348,6 +350,15 @@ class CameraReader(PollingReader):
             log.info("camera: frames again after %s", self.lost)
             self.lost = None
             self._read_afresh()  # the table may have changed while the camera was away
+        if self.unmarked is not None:
+            # no zones to place a card by, and why (an unreadable zone map at start):
+            # said again each minute like the misfit below, for a screen that joins later
+            self.last_frame = frame  # the calibration page marks zones on it
+            now = self._clock()
+            if self._unmarked_said is not None and now - self._unmarked_said < LOST_REMINDER:
+                return []
+            self._unmarked_said = now
+            return [ReaderFault(source=self.source_name, message=self.unmarked, at=now)]
         misfit = self._fit(frame)
         if misfit is not None:  # zones of another shape: nothing can be placed on the table
             self.last_frame = frame  # the calibration page marks zones on it

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 
 import cv2
@@ -528,8 +529,13 @@ def test_a_camera_table_with_a_broken_zone_map_starts_and_says_so(tmp_path):
     try:
         reader = start_camera(service)  # raised AttributeError before: no camera at all
         assert reader is not None and reader.zones.names() == []
+        deadline = time.monotonic() + 30  # said by the reader, at its first frame and each minute
+        while not faults and time.monotonic() < deadline:
+            time.sleep(0.02)
         assert any("camera-zones.json is unreadable" in f.message and "at least one zone" in f.message
                    for f in faults)
+        reader.zones = ZoneMap.rectangles({"seat0": (10, 10, 100, 100)}, (320, 240))
+        assert reader.unmarked is None  # zones marked: the fault ends
         reader.close()
     finally:
         service.close()
