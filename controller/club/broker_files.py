@@ -135,14 +135,18 @@ def write_broker_files(folder: Path, *, prefix: str, tables: Mapping[str, str], 
         raise ValueError(f"bad table names (letters, digits, - and _; not {SCOREBOARD_USER!r}): {', '.join(bad)}")
     folder.mkdir(parents=True, exist_ok=True)
     users = {**tables, SCOREBOARD_USER: scoreboard_password}
-    _write(folder / PASSWD, password_file(users), private=True)
+    _write(folder / PASSWD, password_file(users))
     _write(folder / ACL, acl_file(prefix, list(tables)))
     path = folder / CONF
     _write(path, conf_file(setup, folder))
     return path
 
 
-def _write(path: Path, text: str, *, private: bool = False) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600 if private else 0o644)
+def _write(path: Path, text: str) -> None:
+    """Owner only, also over a file an older version left readable by all: the hashes, the
+    tables' names and the broker's layout are nobody else's (docs/club.md gives the folder
+    to the broker's user)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
+        os.fchmod(f.fileno(), 0o600)  # O_CREAT's mode is only for a new file
         f.write(text)

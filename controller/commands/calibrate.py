@@ -189,4 +189,14 @@ def run(args: argparse.Namespace) -> int:
     kept = f", the empty table beside it ({zones.empty_path.name})" if empty is not None else ""
     print(f"saved zones {', '.join(zones.names())}{plane} on a {zones.frame_size[0]}x"
           f"{zones.frame_size[1]} frame to {target}{kept}")
+    from controller.readers.sightings import CAMERA_NEEDS
+
+    unmarked = [n for n in CAMERA_NEEDS if n not in zones.names()]
+    if unmarked:
+        # saved all the same, as the dashboard does: the deal spot may have its own RFID
+        # reader; but a camera-only table sees no card laid on a spot left out
+        how = "markers" if not args.box else "--box"
+        print(f"NOT MARKED: {', '.join(unmarked)}. A card laid there is not seen by the camera. "
+              f"Each run replaces the whole map: run again with {how} for every spot "
+              f"({', '.join(CAMERA_NEEDS)}; trump too if the trump card is laid on its own spot)")
     return 0

@@ -14,6 +14,9 @@ SEAT_ZONES: tuple[str, ...] = ("seat0", "seat1", "seat2", "seat3")
 DEAL_ZONE = "deal"
 TRUMP_ZONE = "trump"
 ALL_ZONES: tuple[str, ...] = SEAT_ZONES + (DEAL_ZONE, TRUMP_ZONE)
+#: The spots a camera-only table needs marked; the trump spot may have an RFID reader,
+#: or no card of its own (a trump called by suit).
+CAMERA_NEEDS: tuple[str, ...] = SEAT_ZONES + (DEAL_ZONE,)
 
 
 def seat_of_zone(zone: str) -> int | None:

@@ -23,7 +23,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
-from controller.readers.sightings import ALL_ZONES, DEAL_ZONE, SEAT_ZONES
+from controller.readers.sightings import ALL_ZONES, CAMERA_NEEDS
 from controller.web.admin_routes import Gate
 from controller.web.public_routes import page
 
@@ -35,8 +35,6 @@ if TYPE_CHECKING:  # numpy and OpenCV (through vision) load on first use: a tabl
 FrameGetter = Callable[[], "np.ndarray | None"]
 ZonesHook = Callable[["ZoneMap"], None]
 
-#: Zones the referee needs from a camera-only table; ``trump`` may come from an RFID reader.
-REQUIRED_ZONES: tuple[str, ...] = (*SEAT_ZONES, DEAL_ZONE)
 #: A box smaller than this (frame pixels) is a slip of the finger, not a play spot.
 MIN_SIDE = 20
 #: Uploaded photos: a phone JPEG is a few MB; anything much bigger is a mistake.
@@ -192,7 +190,7 @@ def calibrate_router(gate: Gate, *, zones_file: Path | None, camera_frame: Frame
                 saved = {"zones": boxes_of(zm), "frame_size": list(zm.frame_size)}
             except (ValueError, KeyError, TypeError, OSError):
                 saved["error"] = f"{zones_file.name} is unreadable; saving replaces it"
-        return JSONResponse({**saved, "names": list(ALL_ZONES), "required": list(REQUIRED_ZONES),
+        return JSONResponse({**saved, "names": list(ALL_ZONES), "required": list(CAMERA_NEEDS),
                              "min_side": MIN_SIDE, "camera": camera_frame is not None,
                              "applies": "now" if on_zones is not None else "restart",
                              "file": str(zones_file) if zones_file else None}, headers=NO_STORE)
@@ -274,7 +272,7 @@ def calibrate_router(gate: Gate, *, zones_file: Path | None, camera_frame: Frame
         if on_zones is not None:
             on_zones(zones)
         return JSONResponse({"zones": {n: list(b) for n, b in boxes.items()}, "frame_size": list(size),
-                             "missing": [n for n in REQUIRED_ZONES if n not in boxes],
+                             "missing": [n for n in CAMERA_NEEDS if n not in boxes],
                              "applied": on_zones is not None, "file": str(zones_file)})
 
     return r

@@ -55,13 +55,18 @@ def test_broker_files_from_the_cli(tmp_path, capsys):
     assert "2 tables" in capsys.readouterr().out
     users = [line.split(":", 1)[0] for line in (out / "passwd").read_text().splitlines()]
     assert users == ["scoreboard", "table-1", "table-2"]
-    assert (out / "passwd").stat().st_mode & 0o077 == 0  # hashes readable by the owner only
+    for name in ("passwd", "acl", "mosquitto.conf"):  # the owner's only (the broker's user)
+        assert (out / name).stat().st_mode & 0o077 == 0, name
     assert "user table-2\ntopic write courtpiece/tables/table-2/events" in (out / "acl").read_text()
     conf = (out / "mosquitto.conf").read_text()
     assert "listener 1884 0.0.0.0" in conf and "allow_anonymous false" in conf
     p.write_text(GOOD.replace("port = 1884", 'port = 1884\nlisten = "127.0.0.1"'))  # a club tried on one machine
+    for name in ("passwd", "acl", "mosquitto.conf"):  # an older version's files, open to all
+        (out / name).chmod(0o644)
     assert main(["club", "--config", str(p), "--broker-files", str(out)]) == 0
     assert "listener 1884 127.0.0.1\n" in (out / "mosquitto.conf").read_text()
+    for name in ("passwd", "acl", "mosquitto.conf"):  # written again: closed again
+        assert (out / name).stat().st_mode & 0o077 == 0, name
 
 
 def test_broker_files_with_a_tls_listener(tmp_path):

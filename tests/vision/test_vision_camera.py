@@ -238,6 +238,24 @@ def test_calibrate_boxes_are_kept_in_the_frame_they_were_read_off(tmp_path: Path
         main(["calibrate", "--config", str(tmp_path / "table.toml"), "--box", "seat0=1,1,99,99"])
 
 
+def test_calibrate_names_the_spots_left_unmarked(tmp_path: Path, capsys) -> None:
+    """A map without every seat's spot and the deal spot is saved (the deal spot may have
+    its own RFID reader, as the dashboard allows), but the organiser is told which spots
+    the camera will not see, and that each run replaces the whole map (a newcomer marked
+    three seats and was told only "saved")."""
+    from controller.cli import main
+
+    zones = tmp_path / "zones.json"
+    boxes = ["seat0=100,700,200,200", "seat1=1000,400,200,200", "seat2=100,50,200,200"]
+    assert main(["calibrate", "--zones", str(zones), *(f"--box={b}" for b in boxes)]) == 0
+    said = capsys.readouterr().out
+    assert "NOT MARKED: seat3, deal." in said and "replaces the whole map" in said
+    assert ZoneMap.load(zones).names() == ["seat0", "seat1", "seat2"]
+    boxes += ["seat3=20,400,200,200", "deal=500,400,200,200"]
+    assert main(["calibrate", "--zones", str(zones), *(f"--box={b}" for b in boxes)]) == 0
+    assert "NOT MARKED" not in capsys.readouterr().out  # the trump spot is not needed
+
+
 def test_a_folder_of_pictures_is_read_at_the_frame_size_asked(tmp_path: Path) -> None:
     """A recorded game as pictures stands in for a camera ([camera] source, to try a
     table without hardware): its pictures are read at the long side of the size asked
