@@ -7,6 +7,7 @@ it is standing at a Pi with a text editor, not reading a traceback.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -193,20 +194,26 @@ def _key_of(line: str) -> str:
     return line.split("=", 1)[0].split(".", 1)[0].strip().strip('"').strip("'")
 
 
+_HEADER = re.compile(r"\[\s*([A-Za-z0-9_.\- ]+?)\s*\]\s*(?:#.*)?")
+
+
 def _line_of(text: str, section: str, key: str) -> int | None:
+    """The line a mistake is on: the key's own line, else its section's header (a
+    header may carry a comment, as the template's do once uncommented)."""
     current = ""
+    header = None
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
-        if line.startswith("[") and line.endswith("]"):
-            current = line.strip("[]").strip()
-        elif current == section and "=" in line and _key_of(line) == key:
+        found = _HEADER.fullmatch(line)
+        if found:
+            current = found.group(1)
+            if current == section and header is None:
+                header = n
+            if key and current == f"{section}.{key}":
+                return n  # a table of its own, as [match.options]
+        elif key and current == section and "=" in line and _key_of(line) == key:
             return n
-        elif current == "" and section == "" and line.startswith("["):
-            pass
-    for n, raw in enumerate(text.splitlines(), 1):
-        if raw.strip() == f"[{section}]" and not key:
-            return n
-    return None
+    return header if not key else None
 
 
 def _where(text: str, section: str, key: str) -> str:
@@ -246,7 +253,9 @@ def load_config(path: str | Path | None) -> Config:
             continue
         target = getattr(cfg, section, None) if section in {f.name for f in fields(Config)} else None
         if target is None:
-            raise ConfigError(f"{p}: unknown section [{section}] (known: table, match, hub, web, gpio, oled, camera, club, voice, zones)")
+            n = _line_of(text, section, "")
+            raise ConfigError(f"{p}: unknown section [{section}]" + (f" (line {n})" if n else "")
+                              + " (known: table, match, hub, web, gpio, oled, camera, club, voice, zones)")
         if not isinstance(values, dict):
             raise ConfigError(f"{p}: {_where(text, section, '')} must be a table")
         known = {f.name: f for f in fields(target)}

@@ -242,7 +242,10 @@ install_program() {
 	run "$VENV/bin/pip" install --disable-pip-version-check --upgrade "${SRC}[$extras]"
 	say "documentation in $PREFIX/docs"
 	run install -d -m 0755 "$PREFIX/docs"
-	run install -m 0644 "$SRC/docs/install.md" "$SRC/docs/gpio.md" "$PREFIX/docs/"
+	# the guides the config template points to, read on the Pi itself
+	run install -m 0644 "$SRC/docs/install.md" "$SRC/docs/gpio.md" "$SRC/docs/config.md" \
+		"$SRC/docs/web.md" "$SRC/docs/camera.md" "$SRC/docs/club.md" "$SRC/docs/voice.md" \
+		"$SRC/docs/readers.md" "$PREFIX/docs/"
 	run install -m 0644 "$SRC/hardware/README.md" "$PREFIX/docs/hardware.md"
 }
 

@@ -155,6 +155,19 @@ def test_every_file_the_script_installs_is_in_the_repository(tmp_path: Path) -> 
                 assert Path(source).is_relative_to(REPO)
 
 
+def test_every_guide_the_config_template_names_is_installed(tmp_path: Path) -> None:
+    """The template's comments send the organiser to docs/config.md and others: on the
+    Pi those are under /opt/courtpiece/docs, or the pointer leads nowhere."""
+    import re
+
+    named = set(re.findall(r"docs/([a-z-]+\.md)", (REPO / "hardware" / "table.toml").read_text()))
+    assert "config.md" in named
+    installed = {Path(source).name for cmd in commands(plan(tmp_path / "etc"))
+                 if cmd[0] == "install" and "-d" not in cmd for source in cmd[3:-1]
+                 if Path(source).parent.name == "docs"}
+    assert named <= installed, named - installed
+
+
 def test_package_lists_are_fetched_before_the_packages_are_chosen(tmp_path: Path) -> None:
     """A fresh image has empty package lists: choosing chromium or chromium-browser, or
     whether python3-lgpio exists, before apt-get update picked wrong (found in a fresh

@@ -91,14 +91,57 @@ def _close_unless_shaken(transport: asyncio.Transport) -> None:
         transport.close()
 
 
+#: Connections a minute past which an address counts as reconnecting without pause: a
+#: phone opening the dashboard makes a few (its page, scripts and WebSocket, up to six
+#: at once), a reload a few more; a flood of 300 addresses reconnecting made about 36.
+RECONNECTING = 12
+
+
+class RecentOpens:
+    """How many connections each address opened in the last ``window`` seconds (a sliding
+    window from two fixed ones). A phone opens its page and its WebSocket and holds them;
+    a flood reconnects without pause. When the server is full, the address that opened
+    the most lately loses a connection first: with hundreds of addresses reconnecting,
+    "the oldest goes" dropped every player's phone in turn (theirs are the oldest) while
+    the flood's own came and went."""
+
+    def __init__(self, window: float = 60.0, most: int = 4096) -> None:
+        self.window = window
+        self.most = most
+        self._start = time.monotonic()
+        self._now: dict[str, int] = {}
+        self._before: dict[str, int] = {}
+
+    def _roll(self, now: float) -> float:
+        gone = now - self._start
+        if gone >= self.window:
+            self._before = self._now if gone < 2 * self.window else {}
+            self._now = {}
+            self._start = now if gone >= 2 * self.window else self._start + self.window
+        return (now - self._start) / self.window
+
+    def opened(self, key: str, now: float | None = None) -> None:
+        self._roll(time.monotonic() if now is None else now)
+        if key not in self._now and len(self._now) >= self.most:
+            return  # a flood of new addresses: the ones already counted stay counted
+        self._now[key] = self._now.get(key, 0) + 1
+
+    def count(self, key: str, now: float | None = None) -> float:
+        into = self._roll(time.monotonic() if now is None else now)
+        return self._now.get(key, 0) + self._before.get(key, 0) * (1.0 - into)
+
+
 class GuardedH11Protocol(H11Protocol):
     """uvicorn's h11 protocol with header and body deadlines and a connection cap."""
 
     limits: WebLimits = WebLimits()
+    #: one per server (:func:`make_server` gives each its own subclass)
+    recent_opens: RecentOpens = RecentOpens()
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self.opened = time.monotonic()
+        self.recent_opens.opened(_key_of(self), self.opened)
         self._header_timer: asyncio.TimerHandle | None = None
         self._body_timer: asyncio.TimerHandle | None = None
         self._upgraded = False
@@ -177,11 +220,13 @@ class GuardedH11Protocol(H11Protocol):
 
     def _make_room(self) -> None:
         """Over a cap: drop the oldest idle connection (of this address first); over the
-        total cap with none idle (every one a WebSocket held open), the oldest of the
-        address that holds the most, when that is not this one's; else this one. So
-        a few addresses holding every WebSocket they may, or many holding one each,
-        cannot keep a new player, or the table screen reloading, out. Addresses count as
-        the PIN delays count them (an IPv6 /64 is one)."""
+        total cap with none idle (every one a WebSocket held open), the oldest of another
+        address holding as many as this one or more, the one reconnecting hardest first
+        (:class:`RecentOpens`), then the one holding the most; else this one. So a few
+        addresses holding every WebSocket they may, many holding one each, or many
+        reconnecting without pause, cannot keep a new player, or the table screen
+        reloading, out, nor put out a player already in. Addresses count as the PIN
+        delays count them (an IPv6 /64 is one)."""
         me = _key_of(self)
         mine = [p for p in self.connections if _key_of(p) == me]
         if len(mine) > self.limits.max_per_client:
@@ -198,19 +243,33 @@ class GuardedH11Protocol(H11Protocol):
             for p in self.connections:
                 if p is not self and _key_of(p) not in KIOSK:
                     held.setdefault(_key_of(p), []).append(p)
-            most = max((len(v) for k, v in held.items() if k != me), default=0)
-            # the address holding the most, when it holds as many as this one or more:
-            # with hundreds of addresses holding one each, the oldest of them goes (a
-            # tie went to the newcomer, so 256 addresses kept every phone and the table
-            # screen out); the table screen itself always gets in
-            if most and (most >= len(mine) or me in KIOSK):
-                victim = min((p for k, v in held.items() if k != me and len(v) == most for p in v),
-                             key=lambda p: getattr(p, "opened", 0.0))
+            # an address holding as many as this one or more (with hundreds of addresses
+            # holding one each, a tie went to the newcomer, so 256 addresses kept every
+            # phone and the table screen out); the table screen itself always gets in
+            others = {k: v for k, v in held.items() if k != me and (len(v) >= len(mine) or me in KIOSK)}
+
+            def oldest(k: str) -> float:
+                return min(getattr(p, "opened", 0.0) for p in others[k])
+
+            if others:
+                # first an address reconnecting without pause, then the one holding the
+                # most, then the oldest: a flood holding its sockets open goes oldest first
+                busiest = max(others, key=lambda k: (self._reconnecting(k), len(others[k]), -oldest(k)))
+                # and a flood reconnecting never puts out an address that is not
+                if me in KIOSK or self._reconnecting(busiest) >= self._reconnecting(me):
+                    victim = min(others[busiest], key=lambda p: getattr(p, "opened", 0.0))
         if isinstance(victim, GuardedH11Protocol):
             # counted out at once (its close is not); a WebSocket's own connection_lost
             # removes it, and would fail on one already gone (a KeyError, its cleanup cut)
             victim.connections.discard(victim)
         victim.transport.close()
+
+
+    def _reconnecting(self, key: str) -> float:
+        """How hard an address reconnects: its opens in the last minute, or 0 for an
+        address at a phone's pace."""
+        lately = self.recent_opens.count(key)
+        return lately if lately > RECONNECTING else 0.0
 
 
 class QuietRepeats(logging.Filter):
@@ -286,7 +345,8 @@ def make_server(app: Any, host: str, port: int, limits: WebLimits | None = None)
     import uvicorn
 
     limits = limits or WebLimits()
-    protocol = type("TableH11Protocol", (GuardedH11Protocol,), {"limits": limits})
+    protocol = type("TableH11Protocol", (GuardedH11Protocol,),
+                    {"limits": limits, "recent_opens": RecentOpens()})
     quiet_server_logs()
     config = uvicorn.Config(
         guarded_app(app, limits), host=host, port=port, log_level="warning", http=protocol,

@@ -35,7 +35,11 @@ def test_a_good_config_is_read(tmp_path):
     ('[hub]\nenabled = "yes"\n', "'hub.enabled' (line 2)"),
     ('[zones]\nreader1 = "kitchen"\n', "'zones.reader1' (line 2)"),
     ('[match]\noptions = { hand-end = "never" }\n', "bad value 'never' for option 'hand-end'"),
-    ("[lights]\non = true\n", "unknown section [lights]"),
+    ("[web]\n[lights]\non = true\n", "unknown section [lights] (line 2)"),
+    # a header with a comment after it, as the template's are once uncommented
+    ('[web]  # dashboard\nhost = "0.0.0.0"\nprot = 80\n', "'web.prot' (line 3)"),
+    ('[match]\npreset = "rang"\n[match.options]   # any option\nhand-end = "never"\n',
+     "'match.options' (line 3)"),
     ("[match\n", "not valid TOML"),
 ])
 def test_a_bad_config_names_the_key_and_line(tmp_path, text, needle):

@@ -276,6 +276,49 @@ def closed_by_server(s: socket.socket) -> bool:
         return True
 
 
+def test_addresses_reconnecting_without_pause_do_not_put_the_players_out(tmp_path):
+    """Hundreds of addresses reconnecting without pause kept the server full: each new
+    connection put out the oldest holder, and the oldest were the players' phones, so
+    each was dropped every few seconds while the flood's own came and went. Now the
+    address that opened the most in the last minute gives one up first, and a flood
+    never puts out an address at a phone's pace. (Until an address has opened more than
+    ``RECONNECTING`` in a minute it is taken for a phone: in a flood's first seconds the
+    oldest still go.)"""
+    from controller.web.server import RECONNECTING
+
+    limits = {"max_connections": 8, "max_per_client": 4}
+    flood = [f"127.0.4.{2 + k}" for k in range(6)]
+    with GuardedServer(tmp_path, limits=limits) as srv:
+        kiosk = hold_websocket(srv.port, "127.0.0.1")
+        phones = [hold_websocket(srv.port, f"127.0.5.{2 + k}") for k in range(3)]
+        mine: dict[str, socket.socket] = {}
+        turned_away = 0
+        try:
+            for source in flood:  # each flood address has been reconnecting for a while
+                for _ in range(RECONNECTING + 1):
+                    hold_websocket(srv.port, source).close()
+            for _ in range(4):  # and goes on, more addresses than the server has room for
+                for source in flood:
+                    if source in mine:
+                        mine.pop(source).close()
+                    try:
+                        mine[source] = hold_websocket(srv.port, source)
+                        refused = False
+                    except (OSError, AssertionError):  # put out at once: the flood's own
+                        refused = True
+                    turned_away += refused
+            assert not closed_by_server(kiosk)
+            assert [closed_by_server(p) for p in phones] == [False] * 3
+            # the flood made room: its own put out, or turned away
+            assert turned_away + sum(closed_by_server(s) for s in mine.values()) >= 2
+            assert _get_from(srv.port, "127.0.5.9").startswith(b"HTTP/1.1 200")  # a new phone
+            assert [closed_by_server(p) for p in phones] == [False] * 3
+        finally:
+            kiosk.close()
+            for s in (*phones, *mine.values()):
+                s.close()
+
+
 def test_websockets_held_open_by_a_few_addresses_do_not_lock_a_new_player_out(tmp_path):
     """Three addresses each hold every WebSocket they may, filling the server: before, a
     new visitor (a phone, the table screen reloading) was refused until they let go, for
