@@ -251,7 +251,50 @@ def find_index(corner_bgr: np.ndarray) -> IndexGlyphs | None:
             continue
         ink_k = (score > t * k).astype(np.uint8)
         found = _index_in(*_blobs(ink_k), ink_k, lab8, score, t * k)
+    if found is None:
+        cut = _cut_joined(ink)
+        if cut is not None:
+            found = _index_in(*_blobs(cut), cut, lab8, score, t)
     return found
+
+
+#: A rank and suit run together, too tall for one glyph (:func:`_blobs` drops it), is
+#: cut at its narrowest row between these shares of its height, where that row is at
+#: most ``WAIST`` of its widest: a deck whose index is big for its spacing, blurred.
+CUT_BETWEEN = (0.35, 0.75)
+WAIST = 0.5
+#: Both parts at least this share of the component's width (a rank and its suit are
+#: printed about as wide), and the component at least this share of its box in ink.
+CUT_PART_WIDE = 0.5
+CUT_FILL = 0.35
+
+
+def _cut_joined(ink: np.ndarray) -> np.ndarray | None:
+    """``ink`` with each component where a rank starts that is a rank and suit in one
+    piece (far taller than wide, up to twice a glyph's greatest height) cut across at
+    its waist, or None where there is none. Thresholds alone do not part them when the
+    print's blur fills the gap (a white deck's big index in a dim photo)."""
+    h, w = ink.shape
+    card_w, card_h = w / CORNER_W, h / CORNER_H
+    n, labels, stats, _ = components.with_stats(ink)
+    out = None
+    for i, (x, y, bw, bh, area) in enumerate(stats[1:n].tolist(), start=1):
+        if not (x < RANK_MAX_X * card_w and y < RANK_MAX_Y * card_h and bh >= JOINED_TALL * bw):
+            continue
+        if not 0.2 * card_h < bh <= 0.4 * card_h or x + bw >= w or y + bh >= h:
+            continue
+        if area < CUT_FILL * bw * bh:
+            continue  # sparse: a picture's frame or hatching, no print run together
+        rows = (labels[y : y + bh, x : x + bw] == i).sum(axis=1)
+        lo, hi = int(CUT_BETWEEN[0] * bh), int(CUT_BETWEEN[1] * bh)
+        r = lo + int(np.argmin(rows[lo:hi]))
+        if rows[r] > WAIST * rows.max():
+            continue
+        if min(rows[:r].max(), rows[r + 1 :].max()) < CUT_PART_WIDE * bw:
+            continue  # a glyph with a stroke hanging off it, not two glyphs
+        out = ink.copy() if out is None else out
+        out[y + r, x : x + bw][labels[y + r, x : x + bw] == i] = 0
+    return out
 
 
 def _joined(blobs: list[Blob], shape: tuple[int, ...]) -> bool:

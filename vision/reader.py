@@ -76,6 +76,14 @@ def light_stock(card_bgr: np.ndarray, first_only: bool = False) -> tuple[np.ndar
     return (cv2.bitwise_not(card_bgr), True) if dark_stock(both) else (card_bgr, False)
 
 
+def _dark_only_afar(card_bgr: np.ndarray, first_only: bool) -> bool:
+    """Whether a card's stock passed for dark by its far corner alone, the corner read
+    being light: in dim light a light card's stock is grey, and a court card's picture
+    (or the card beside it) where a pair's hypothesis puts the far corner outweighs it.
+    A one-corner read whose negative holds no index is read as it is then."""
+    return not first_only and not dark_stock(corners(card_bgr)[:1])
+
+
 def dark_stock(parts_bgr: list[np.ndarray]) -> bool:
     """Whether these parts of a card (mostly bare stock) are of a dark deck's card: light
     ink on dark stock, read in the negative."""
@@ -557,6 +565,9 @@ class CardReader:
         original = card_bgr
         card_bgr, dark = light_stock(card_bgr, first_only)
         found = [find_index(corners(card_bgr)[0])]
+        if dark and found[0] is None and _dark_only_afar(original, first_only):
+            card_bgr, dark = original, False
+            found = [find_index(corners(card_bgr)[0])]
         if dark and found[0] is not None:
             found = [_colour_as_redness(found[0])]
         flat = None
