@@ -41,9 +41,11 @@ GREY_STOCK_BULK = 0.4
 #: On a dark deck the red suits are printed in a colour (gold, red) and the black ones
 #: in white or silver: ink this much more colourful than the stock counts as red.
 DARK_RED_CHROMA = 21.0
-#: The scale of that cut (its sigmoid's), kept when the light decks' red was narrowed
-#: to RED_SPREAD: a dark deck's gold is judged as before.
-DARK_SPREAD = 3.0
+#: The scale of that cut (its sigmoid's), wider than the light decks' RED_SPREAD: a
+#: photo's washed gold (chroma 3-10) overlaps a tinted silver, so the colour leans, and a
+#: clear diamond or heart outweighs it (at 3.0, until the thirty-sixth round, it vetoed
+#: them: a one-corner read of washed gold fell below what the tracker counts).
+DARK_SPREAD = 6.0
 #: A dark deck's read is never "sure": the glyph model learnt from dark ink on light
 #: stock, and a photo's negative (its noise, its glare turned dark) is not that; the
 #: tracker still counts such a read after its usual run of identical frames.
