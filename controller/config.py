@@ -216,6 +216,17 @@ def _line_of(text: str, section: str, key: str) -> int | None:
     return header if not key else None
 
 
+def _line_of_top_key(text: str, key: str) -> int | None:
+    """The line of ``key`` written before any section header."""
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if _HEADER.fullmatch(line):
+            return None
+        if "=" in line and _key_of(line) == key:
+            return n
+    return None
+
+
 def _where(text: str, section: str, key: str) -> str:
     n = _line_of(text, section, key)
     name = f"{section}.{key}" if key else section
@@ -252,6 +263,10 @@ def load_config(path: str | Path | None) -> Config:
             cfg.zones = {**cfg.zones, **values}
             continue
         target = getattr(cfg, section, None) if section in {f.name for f in fields(Config)} else None
+        if target is None and not isinstance(values, dict):
+            n = _line_of_top_key(text, section)
+            raise ConfigError(f"{p}: {section!r}" + (f" (line {n})" if n else "") + " is a key outside any "
+                              "section: put it under its section's header (docs/config.md lists them)")
         if target is None:
             n = _line_of(text, section, "")
             raise ConfigError(f"{p}: unknown section [{section}]" + (f" (line {n})" if n else "")
@@ -328,7 +343,8 @@ def _check(cfg: Config, p: Path, text: str) -> None:
     try:
         preset(m.preset, *m.variants, **m.options)
     except OptionError as err:
-        raise ConfigError(f"{p}: {_where(text, 'match', 'options')}: {err}") from None
+        key = "variants" if "variant" in str(err) and m.variants else "options"
+        raise ConfigError(f"{p}: {_where(text, 'match', key)}: {err}") from None
     from controller.signals.gpio import GpioPins
 
     try:
@@ -346,8 +362,8 @@ def _check(cfg: Config, p: Path, text: str) -> None:
         if not 0 < getattr(cfg.hub, key) <= 600:
             raise ConfigError(f"{p}: {_where(text, 'hub', key)} must be more than 0 seconds (at most 600)")
     if not isinstance(cfg.table.keep_matches, int) or cfg.table.keep_matches < 0:
-        raise ConfigError(f"{p}: {_where(text, 'table', 'keep_matches')} must be a whole number: "
-                          "0 keeps every match")
+        raise ConfigError(f"{p}: {_where(text, 'table', 'keep_matches')} must be a whole number, 0 or more "
+                          "(0 keeps every match)")
     _check_club(cfg.club, p, text)
     if cfg.voice.language not in ("en", "ur"):
         raise ConfigError(f"{p}: bad value for {_where(text, 'voice', 'language')}: use \"en\" or \"ur\"")
@@ -357,9 +373,10 @@ def _check(cfg: Config, p: Path, text: str) -> None:
 
 def _check_web(w: WebSection, p: Path, text: str) -> None:
     if not 0 < w.port < 65536:
-        raise ConfigError(f"{p}: {_where(text, 'web', 'port')} must be a TCP port")
+        raise ConfigError(f"{p}: {_where(text, 'web', 'port')} must be a TCP port, 1-65535")
     if not all(isinstance(h, str) and h and " " not in h for h in w.allowed_hosts):
-        raise ConfigError(f"{p}: bad value for {_where(text, 'web', 'allowed_hosts')}: a list of host names")
+        raise ConfigError(f"{p}: bad value for {_where(text, 'web', 'allowed_hosts')}: a list of host names "
+                          "(each in quotes, no spaces)")
     if not 8 <= w.max_connections <= 2048:
         raise ConfigError(f"{p}: {_where(text, 'web', 'max_connections')} must be 8-2048 "
                           "(the service may open 4096 files: LimitNOFILE)")
@@ -376,13 +393,14 @@ def _check_club(c: ClubSection, p: Path, text: str) -> None:
 
     if not valid_name(c.table):
         raise ConfigError(f"{p}: {_where(text, 'club', 'table')} must name this table: 1-32 letters, digits, "
-                          "- or _ (it is the table's broker user)")
+                          "- or _, not 'scoreboard' (it is the table's broker user; the scoreboard has that one)")
     if not 0 < c.port < 65536:
-        raise ConfigError(f"{p}: {_where(text, 'club', 'port')} must be a TCP port")
+        raise ConfigError(f"{p}: {_where(text, 'club', 'port')} must be a TCP port, 1-65535")
     if not c.host:
         raise ConfigError(f"{p}: {_where(text, 'club', 'host')} must name the club's broker")
     if not c.prefix or any(ch in c.prefix for ch in "#+ ") or c.prefix.startswith("/") or c.prefix.endswith("/"):
-        raise ConfigError(f"{p}: bad value for {_where(text, 'club', 'prefix')}: a topic prefix without + # or spaces")
+        raise ConfigError(f"{p}: bad value for {_where(text, 'club', 'prefix')}: a topic prefix without + # or "
+                          "spaces, and no / at either end (e.g. \"club/courtpiece\")")
     if bool(c.tls_cert) != bool(c.tls_key):
         raise ConfigError(f"{p}: {_where(text, 'club', 'tls_cert')} and tls_key go together")
     for key in ("tls_ca", "tls_cert", "tls_key"):

@@ -221,6 +221,17 @@ def start_oled(service: TableService, device: Any = None) -> Any:
     return screen
 
 
+def spots_no_reader_sees(service: Any, camera_zones: list[str]) -> list[str]:
+    """The spots a table needs seen (every seat's and the deal spot) that neither the
+    camera's zones nor, where the hub is on, its readers cover."""
+    from controller.readers.sightings import CAMERA_NEEDS
+
+    covered = set(camera_zones)
+    if service.config.hub.enabled:
+        covered |= set(service.config.zones.values())
+    return [z for z in CAMERA_NEEDS if z not in covered]
+
+
 def start_camera(service: TableService) -> Any:
     """The camera reader feeds the same path as the RFID readers; a new hand resets it."""
     from controller.readers.camera import CameraReader, open_source
@@ -235,6 +246,11 @@ def start_camera(service: TableService) -> Any:
         try:
             zones = ZoneMap.load(zones_file)
             log.info("camera: zones %s from %s", ", ".join(zones.names()), zones_file)
+            unseen = spots_no_reader_sees(service, zones.names())
+            if unseen:
+                log.warning("camera: no zone marked for %s, and no card reader there: a card laid "
+                            "there is not seen (mark every spot: dashboard /admin/calibrate)",
+                            ", ".join(unseen))
         except (ValueError, OSError) as exc:  # hand-edited: the camera waits for new zones
             message = (f"camera: the zone map {zones_file.name} is unreadable ({exc}); no card is placed "
                        "until the zones are marked again (dashboard /admin/calibrate)")

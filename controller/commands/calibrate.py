@@ -129,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.box:
         from controller.readers.sightings import ALL_ZONES
+        from controller.readers.zone_file import MIN_SIDE
 
         boxes = {}
         for item in args.box:
@@ -140,6 +141,13 @@ def run(args: argparse.Namespace) -> int:
                 return 1
             if name not in ALL_ZONES:
                 print(f"--box {item}: no zone {name!r}; zones: {', '.join(ALL_ZONES)}")
+                return 1
+            if name in boxes:
+                print(f"--box {item}: {name} is given twice; give each spot once")
+                return 1
+            if w < MIN_SIDE or h < MIN_SIDE:
+                print(f"--box {item}: the box is smaller than {MIN_SIDE}x{MIN_SIDE} pixels: a typo, "
+                      "not a play spot")
                 return 1
             boxes[name] = (x, y, w, h)
         frame_size = _box_frame_size(args.camera, args.size)

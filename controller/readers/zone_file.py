@@ -19,11 +19,15 @@ if TYPE_CHECKING:
     from vision.zones import ZoneMap
 
 PRIVATE = 0o600
+#: A zone box smaller than this (frame pixels) a side is a slip of the finger or a typo,
+#: not a play spot: the dashboard and ``courtpiece calibrate`` refuse it alike.
+MIN_SIDE = 20
 
 
 def save_zone_map(zones: ZoneMap, path: Path, empty: np.ndarray | None = None) -> None:
     """Write ``zones`` to ``path`` and, when given, ``empty`` (a frame of the empty table)
-    as a PNG beside it, which the map then names."""
+    as a PNG beside it, which the map then names; without one, an older empty table's
+    picture beside it is removed (each calibration replaces the whole map)."""
     import cv2
 
     from vision.zones import empty_beside
@@ -35,3 +39,6 @@ def save_zone_map(zones: ZoneMap, path: Path, empty: np.ndarray | None = None) -
         zones.empty_path = empty_beside(path)
         replace_bytes(zones.empty_path, png.tobytes(), mode=PRIVATE)
     replace_file(path, zones.to_text(), mode=PRIVATE)
+    if empty is None:
+        # an older calibration's picture of the room, which the new map no longer names
+        empty_beside(path).unlink(missing_ok=True)

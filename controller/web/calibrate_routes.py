@@ -24,6 +24,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
 from controller.readers.sightings import ALL_ZONES, CAMERA_NEEDS
+from controller.readers.zone_file import MIN_SIDE
 from controller.web.admin_routes import Gate
 from controller.web.public_routes import page
 
@@ -35,8 +36,6 @@ if TYPE_CHECKING:  # numpy and OpenCV (through vision) load on first use: a tabl
 FrameGetter = Callable[[], "np.ndarray | None"]
 ZonesHook = Callable[["ZoneMap"], None]
 
-#: A box smaller than this (frame pixels) is a slip of the finger, not a play spot.
-MIN_SIDE = 20
 #: Uploaded photos: a phone JPEG is a few MB; anything much bigger is a mistake.
 MAX_UPLOAD_BYTES = 12 * 1024 * 1024
 MAX_SIDE = 4096

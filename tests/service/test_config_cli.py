@@ -36,6 +36,11 @@ def test_a_good_config_is_read(tmp_path):
     ('[zones]\nreader1 = "kitchen"\n', "'zones.reader1' (line 2)"),
     ('[match]\noptions = { hand-end = "never" }\n', "bad value 'never' for option 'hand-end'"),
     ("[web]\n[lights]\non = true\n", "unknown section [lights] (line 2)"),
+    # a key written above every header is a key, not a section
+    ("# my table\nport = 8000\n[web]\n", "'port' (line 2) is a key outside any section"),
+    ('[match]\nvariants = ["no-such-variant"]\n', "'match.variants' (line 2): preset 'court-piece' has no variant"),
+    ("[table]\nkeep_matches = -1\n", "must be a whole number, 0 or more"),
+    ("[web]\nport = 70000\n", "must be a TCP port, 1-65535"),
     # a header with a comment after it, as the template's are once uncommented
     ('[web]  # dashboard\nhost = "0.0.0.0"\nprot = 80\n', "'web.prot' (line 3)"),
     ('[match]\npreset = "rang"\n[match.options]   # any option\nhand-end = "never"\n',

@@ -256,6 +256,55 @@ def test_calibrate_names_the_spots_left_unmarked(tmp_path: Path, capsys) -> None
     assert "NOT MARKED" not in capsys.readouterr().out  # the trump spot is not needed
 
 
+def test_calibrate_refuses_a_spot_given_twice_or_a_box_too_small(tmp_path: Path, capsys) -> None:
+    """A spot given twice took the last box without a word, and a 10-pixel box (a typo)
+    was saved as a play spot, though the dashboard refuses boxes under 20 pixels."""
+    from controller.cli import main
+
+    zones = tmp_path / "zones.json"
+    for boxes, said in (
+        (["seat0=100,100,200,200", "seat0=500,100,200,200"], "seat0 is given twice"),
+        (["seat0=560,700,10,10"], "smaller than 20x20"),
+    ):
+        assert main(["calibrate", "--zones", str(zones), *(f"--box={b}" for b in boxes)]) == 1
+        assert said in capsys.readouterr().out
+        assert not zones.exists()
+
+
+def test_calibrating_again_without_the_empty_table_removes_the_old_picture(tmp_path: Path) -> None:
+    """Each run replaces the whole map: the picture of the room an earlier run kept
+    beside it is not named by the new map, and is removed rather than left behind."""
+    from controller.cli import main
+    from vision.zones import empty_beside
+
+    zones = tmp_path / "zones.json"
+    cv2.imwrite(str(tmp_path / "empty.png"), np.full((960, 1280, 3), 90, np.uint8))
+    box = ["--box", "seat0=100,100,200,200"]
+    assert main(["calibrate", "--zones", str(zones), *box, "--empty", str(tmp_path / "empty.png")]) == 0
+    assert empty_beside(zones).exists() and ZoneMap.load(zones).empty_path is not None
+    assert main(["calibrate", "--zones", str(zones), *box]) == 0
+    assert not empty_beside(zones).exists() and ZoneMap.load(zones).empty_path is None
+
+
+def test_a_table_whose_camera_and_readers_leave_a_spot_unseen_is_told(tmp_path: Path) -> None:
+    """The spots a camera table needs (every seat's and the deal spot) that neither the
+    camera's zones nor an enabled hub's readers cover: the service warns of them."""
+    from controller.config import load_config
+    from controller.runtime import spots_no_reader_sees
+
+    class _Service:
+        def __init__(self, text: str) -> None:
+            toml = tmp_path / "table.toml"
+            toml.write_text(text)
+            self.config = load_config(toml)
+
+    camera_only = _Service("[hub]\nenabled = false\n")
+    assert spots_no_reader_sees(camera_only, ["seat0", "seat1", "seat2"]) == ["seat3", "deal"]
+    assert spots_no_reader_sees(camera_only, ["seat0", "seat1", "seat2", "seat3", "deal"]) == []
+    with_hub = _Service("[hub]\nenabled = true\n")  # the hub's readers: every spot by default
+    assert spots_no_reader_sees(with_hub, ["seat0"]) == []
+
+
 def test_a_folder_of_pictures_is_read_at_the_frame_size_asked(tmp_path: Path) -> None:
     """A recorded game as pictures stands in for a camera ([camera] source, to try a
     table without hardware): its pictures are read at the long side of the size asked
