@@ -264,7 +264,6 @@ class GuardedH11Protocol(H11Protocol):
             victim.connections.discard(victim)
         victim.transport.close()
 
-
     def _reconnecting(self, key: str) -> float:
         """How hard an address reconnects: its opens in the last minute, or 0 for an
         address at a phone's pace."""
