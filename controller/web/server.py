@@ -91,10 +91,20 @@ def _close_unless_shaken(transport: asyncio.Transport) -> None:
         transport.close()
 
 
-#: Connections a minute past which an address counts as reconnecting without pause: a
-#: phone opening the dashboard makes a few (its page, scripts and WebSocket, up to six
-#: at once), a reload a few more; a flood of 300 addresses reconnecting made about 36.
+#: WebSockets opened a minute past which an address counts as reconnecting without
+#: pause: a phone opens one per page load (a reload, another); a flood of 300 addresses
+#: reconnecting made about 36 each. Only upgrades count: a phone's page requests, and
+#: its tries the server turned away while full, made it "reconnecting" for good.
 RECONNECTING = 12
+#: A connection that has not sent its request yet is let go first to make room, but only
+#: from this many seconds old: a request comes within milliseconds, a half-open one never;
+#: younger, a phone's connections opened together (and the table screen's) put each
+#: other out before any request was read.
+IDLE_GRACE = 1.0
+#: Connections a browser opens at once to load a page (Chromium's six to one host): up
+#: to this many, an address counts as holding one when room is made, or a phone loading
+#: the dashboard on a full server put out its own second connection every time.
+BROWSER_SOCKETS = 6
 
 
 class RecentOpens:
@@ -141,7 +151,6 @@ class GuardedH11Protocol(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self.opened = time.monotonic()
-        self.recent_opens.opened(_key_of(self), self.opened)
         self._header_timer: asyncio.TimerHandle | None = None
         self._body_timer: asyncio.TimerHandle | None = None
         self._upgraded = False
@@ -162,6 +171,12 @@ class GuardedH11Protocol(H11Protocol):
         self._cancel_header_timer()  # the WebSocket protocol owns the connection now
         self._cancel_body_timer()
         super().handle_websocket_upgrade(event)
+        # a WebSocket opened counts (a page's own requests do not: a phone loading the
+        # dashboard makes several, a reload as many again)
+        self.recent_opens.opened(_key_of(self))
+        ws = self.transport.get_protocol()
+        if ws is not self:  # the WebSocket keeps the connection's age and address
+            ws.opened, ws._client_key = self.opened, _key_of(self)
         # ... but its handshake gets the same deadline: an upgrade the WebSocket library
         # turns down (a header line over its 8 KiB, over 128 headers) was neither answered
         # nor closed, and held its connection for good
@@ -219,10 +234,12 @@ class GuardedH11Protocol(H11Protocol):
             self.transport.close()
 
     def _make_room(self) -> None:
-        """Over a cap: drop the oldest idle connection (of this address first); over the
-        total cap with none idle (every one a WebSocket held open), the oldest of another
-        address holding as many as this one or more, the one reconnecting hardest first
-        (:class:`RecentOpens`), then the one holding the most; else this one. So a few
+        """Over a cap: drop the oldest idle connection (of this address first; at least
+        :data:`IDLE_GRACE` old, never the table screen's); over the total cap with none
+        idle (every one a WebSocket held open), the newest of another address holding
+        as many as this one or more (up to :data:`BROWSER_SOCKETS`, as one), the one
+        reconnecting hardest first (:class:`RecentOpens`), then the one holding the
+        most; else this one. So a few
         addresses holding every WebSocket they may, many holding one each, or many
         reconnecting without pause, cannot keep a new player, or the table screen
         reloading, out, nor put out a player already in. Addresses count as the PIN
@@ -235,7 +252,10 @@ class GuardedH11Protocol(H11Protocol):
             pool = list(self.connections)
         else:
             return
-        idle = [p for p in pool if p is not self and isinstance(p, GuardedH11Protocol) and p.waiting_for_headers()]
+        now = time.monotonic()
+        idle = [p for p in pool if p is not self and isinstance(p, GuardedH11Protocol) and p.waiting_for_headers()
+                and (pool is mine or _key_of(p) not in KIOSK)  # the table screen's are never let go
+                and now - p.opened >= IDLE_GRACE]
         victim = min(idle, key=lambda p: p.opened) if idle else self
         if not idle and pool is not mine:
             # the table screen (a browser on the Pi itself) is never the one let go
@@ -246,18 +266,21 @@ class GuardedH11Protocol(H11Protocol):
             # an address holding as many as this one or more (with hundreds of addresses
             # holding one each, a tie went to the newcomer, so 256 addresses kept every
             # phone and the table screen out); the table screen itself always gets in
-            others = {k: v for k, v in held.items() if k != me and (len(v) >= len(mine) or me in KIOSK)}
+            # (a browser opens a few at once to load a page: up to BROWSER_SOCKETS count as one)
+            parity = 1 if len(mine) <= BROWSER_SOCKETS else len(mine)
+            others = {k: v for k, v in held.items() if k != me and (len(v) >= parity or me in KIOSK)}
 
-            def oldest(k: str) -> float:
-                return min(getattr(p, "opened", 0.0) for p in others[k])
+            def newest(k: str) -> float:
+                return max(getattr(p, "opened", 0.0) for p in others[k])
 
             if others:
                 # first an address reconnecting without pause, then the one holding the
-                # most, then the oldest: a flood holding its sockets open goes oldest first
-                busiest = max(others, key=lambda k: (self._reconnecting(k), len(others[k]), -oldest(k)))
+                # most, then the one whose connections came last: a player's phone has
+                # held its socket longest, a flood's come and go
+                busiest = max(others, key=lambda k: (self._reconnecting(k), len(others[k]), newest(k)))
                 # and a flood reconnecting never puts out an address that is not
                 if me in KIOSK or self._reconnecting(busiest) >= self._reconnecting(me):
-                    victim = min(others[busiest], key=lambda p: getattr(p, "opened", 0.0))
+                    victim = max(others[busiest], key=lambda p: getattr(p, "opened", 0.0))
         if isinstance(victim, GuardedH11Protocol):
             # counted out at once (its close is not); a WebSocket's own connection_lost
             # removes it, and would fail on one already gone (a KeyError, its cleanup cut)

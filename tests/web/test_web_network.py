@@ -319,6 +319,38 @@ def test_addresses_reconnecting_without_pause_do_not_put_the_players_out(tmp_pat
                 s.close()
 
 
+def test_a_phone_loading_the_page_on_a_full_server_gets_every_request_served(tmp_path):
+    """A browser opens a few connections at once to load a page. On a full server its
+    second one counted as an address holding two, more than any other, and was put out
+    (and a connection that had not yet sent its request was put out by the next one):
+    a real Chromium never loaded the dashboard while addresses each held one WebSocket.
+    Up to a browser's few, an address counts as holding one; a connection gets a moment
+    to send its request. Nor do a page's own requests make a phone "reconnecting"."""
+    import threading
+
+    from controller.web.server import RECONNECTING
+
+    limits = {"max_connections": 8, "max_per_client": 8}
+    with GuardedServer(tmp_path, limits=limits) as srv:
+        held = [hold_websocket(srv.port, f"127.0.6.{2 + k}") for k in range(8)]
+        try:
+            answers: list[bytes] = []
+            loads = [threading.Thread(target=lambda: answers.append(_get_from(srv.port, "127.0.7.2")))
+                     for _ in range(3)]
+            for t in loads:
+                t.start()
+            for t in loads:
+                t.join()
+            assert [a[:12] for a in answers] == [b"HTTP/1.1 200"] * 3
+            for _ in range(RECONNECTING + 1):  # a phone reloading: its requests
+                assert _get_from(srv.port, "127.0.7.3").startswith(b"HTTP/1.1 200")
+            ws = hold_websocket(srv.port, "127.0.7.3")  # still let in: no flood
+            ws.close()
+        finally:
+            for s in held:
+                s.close()
+
+
 def test_websockets_held_open_by_a_few_addresses_do_not_lock_a_new_player_out(tmp_path):
     """Three addresses each hold every WebSocket they may, filling the server: before, a
     new visitor (a phone, the table screen reloading) was refused until they let go, for
