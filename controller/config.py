@@ -216,17 +216,6 @@ def _line_of(text: str, section: str, key: str) -> int | None:
     return header if not key else None
 
 
-def _line_of_top_key(text: str, key: str) -> int | None:
-    """The line of ``key`` written before any section header."""
-    for n, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if _HEADER.fullmatch(line):
-            return None
-        if "=" in line and _key_of(line) == key:
-            return n
-    return None
-
-
 def _where(text: str, section: str, key: str) -> str:
     n = _line_of(text, section, key)
     name = f"{section}.{key}" if key else section
@@ -264,7 +253,7 @@ def load_config(path: str | Path | None) -> Config:
             continue
         target = getattr(cfg, section, None) if section in {f.name for f in fields(Config)} else None
         if target is None and not isinstance(values, dict):
-            n = _line_of_top_key(text, section)
+            n = _line_of(text, "", section)  # a key above every header
             raise ConfigError(f"{p}: {section!r}" + (f" (line {n})" if n else "") + " is a key outside any "
                               "section: put it under its section's header (docs/config.md lists them)")
         if target is None:

@@ -177,14 +177,6 @@ class ZoneMap:
             zones.empty_path = Path(path).parent / Path(str(data["empty_table"])).name  # beside it, only
         return zones
 
-    def save_with_empty(self, path: str | Path, empty: np.ndarray | None) -> None:
-        """Save, with ``empty`` (a frame of the empty table) as an image beside the map."""
-        if empty is not None:
-            self.empty_path = empty_beside(path)
-            self.empty_path.parent.mkdir(parents=True, exist_ok=True)
-            cv2.imwrite(str(self.empty_path), empty)
-        self.save(path)
-
     @classmethod
     def rectangles(
         cls, boxes: dict[str, tuple[float, float, float, float]], frame_size=(1280, 960)

@@ -110,6 +110,7 @@ def _box_frame_size(camera: str, size: tuple[int, int]) -> tuple[int, int]:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
+    from controller.readers.sightings import CAMERA_NEEDS
     from controller.readers.zone_file import save_zone_map
     from vision.zones import (
         MARKER_ZONES,
@@ -197,8 +198,6 @@ def run(args: argparse.Namespace) -> int:
     kept = f", the empty table beside it ({zones.empty_path.name})" if empty is not None else ""
     print(f"saved zones {', '.join(zones.names())}{plane} on a {zones.frame_size[0]}x"
           f"{zones.frame_size[1]} frame to {target}{kept}")
-    from controller.readers.sightings import CAMERA_NEEDS
-
     unmarked = [n for n in CAMERA_NEEDS if n not in zones.names()]
     if unmarked:
         # saved all the same, as the dashboard does: the deal spot may have its own RFID

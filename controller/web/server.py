@@ -108,12 +108,12 @@ BROWSER_SOCKETS = 6
 
 
 class RecentOpens:
-    """How many connections each address opened in the last ``window`` seconds (a sliding
-    window from two fixed ones). A phone opens its page and its WebSocket and holds them;
-    a flood reconnects without pause. When the server is full, the address that opened
-    the most lately loses a connection first: with hundreds of addresses reconnecting,
-    "the oldest goes" dropped every player's phone in turn (theirs are the oldest) while
-    the flood's own came and went."""
+    """How many WebSockets each address opened in the last ``window`` seconds (a sliding
+    window from two fixed ones). A phone opens one and holds it; a flood reconnects
+    without pause. When the server is full, an address past :data:`RECONNECTING` loses a
+    connection first: with hundreds of addresses reconnecting, "the oldest goes" dropped
+    every player's phone in turn (theirs are the oldest) while the flood's own came and
+    went."""
 
     def __init__(self, window: float = 60.0, most: int = 4096) -> None:
         self.window = window

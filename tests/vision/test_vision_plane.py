@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from controller.readers.camera import CameraReader, IterableSource
+from controller.readers.zone_file import save_zone_map
 from vision import CardDetector
 from vision.plane import TablePlane, plane_from_markers, plane_from_square
 from vision.synth import camera, card_face, place, table, tilted_view
@@ -134,7 +135,7 @@ def test_seat_boxes_marked_on_a_frame_give_a_plane(tmp_path: Path) -> None:
     assert np.sign(area) == np.sign(frame_area)
     # saved and loaded with the zones, in frame and in table coordinates
     zones = zones.with_plane(plane)
-    zones.save_with_empty(tmp_path / "z.json", np.zeros((960, 1280, 3), np.uint8))
+    save_zone_map(zones, tmp_path / "z.json", np.zeros((960, 1280, 3), np.uint8))
     back = ZoneMap.load(tmp_path / "z.json")
     assert back.plane is not None and np.allclose(back.plane.homography, plane.homography)
     assert back.in_table().zone_at(tuple(t[2])) == "seat2"
@@ -201,7 +202,7 @@ def test_a_camera_set_to_more_pixels_keeps_the_zones_marked_on_fewer(
     with the frame, and the cards are placed on their seats."""
     empty = oblique(top_down(False))
     zones = zones_from_markers(empty)
-    zones.save_with_empty(tmp_path / "zones.json", empty)
+    save_zone_map(zones, tmp_path / "zones.json", empty)
     marked = ZoneMap.load(tmp_path / "zones.json")
     big = [cv2.resize(oblique(top_down(True), s), (1920, 1440)) for s in range(4)]
     reader = CameraReader(IterableSource(big), marked, detector=detector)
