@@ -16,6 +16,10 @@ Rules it applies (see ``docs/hub-protocol.md``):
 * a tag lying on a reader is one sighting however often it is read. It counts again
   only after the hub said GONE, another tag was read in that zone, or it has not been
   read for the removal silence (the silence clock stops while the link is down);
+* the silence clock runs on time the host heard the hub: between two lines, at most one
+  ``repeat`` interval counts. A host that stalled (a busy SD card, a starved process)
+  reads the hub's backlog all at once, and the gap before it is no proof that a card
+  lying there was lifted; without this every card lying on a reader counted again;
 * no heartbeat for ``heartbeat_timeout`` is a fault (once, until heartbeats return);
 * a zone the hub does not poll now (``ZONES``, see ``hub_zones``) keeps what lay on it:
   its silence clock stops until the hub polls it again, as while the link is down.
@@ -47,6 +51,9 @@ from controller.readers.hub_zones import ZoneRequest
 from controller.readers.sightings import ReaderFault, TagSeen
 
 HubEvent = TagSeen | ReaderFault
+
+#: The TAG repeat interval a hub that does not announce one keeps (docs/hub-protocol.md).
+DEFAULT_REPEAT = 0.5
 
 
 @dataclass(slots=True)
@@ -99,7 +106,7 @@ class HubStatus:
 @dataclass(slots=True)
 class _Presence:
     tag: str
-    last_read: float
+    last_read: float  # on the silence clock (``HubTracker._heard``), not the host's
 
 
 class HubTracker:
@@ -124,6 +131,9 @@ class HubTracker:
         self._assembler = LineAssembler()
         self._expected_seq: int | None = None
         self._present: dict[str, _Presence] = {}
+        #: the silence clock: seconds the host heard the hub (see the module's rules)
+        self._heard = 0.0
+        self._last_line: float | None = None
         self._faulty: dict[str | None, str] = {}
         self._last_heartbeat = 0.0
         self._alive = False
@@ -141,8 +151,7 @@ class HubTracker:
         self._expected_seq = None
         self._last_heartbeat = now
         self._alive = True
-        for presence in self._present.values():
-            presence.last_read = now  # the silence clock does not run while unplugged
+        self._last_line = now  # the silence clock does not run while unplugged
         self.zones.on_connected()
         return []
 
@@ -276,20 +285,35 @@ class HubTracker:
             return max(self.removal_silence, 2.5 * repeat / 1000)
         return self.removal_silence
 
+    def _repeat(self) -> float:
+        """The hub's TAG repeat interval (seconds): it reads a lying tag at least this often."""
+        repeat = self.hello.repeat_ms if self.hello else None
+        return repeat / 1000 if repeat else DEFAULT_REPEAT
+
+    def _hear(self, now: float) -> float:
+        """The silence clock at a line heard ``now``: a longer gap than one repeat
+        interval since the last line counts as one interval (the host was not listening,
+        or the link was quiet: neither shows a card was lifted)."""
+        if self._last_line is not None:
+            self._heard += min(max(now - self._last_line, 0.0), self._repeat())
+        self._last_line = now
+        return self._heard
+
     def _message(self, msg: HubMessage, now: float, wall: float, events: list[HubEvent]) -> None:
         self.stats.lines_ok += 1
+        heard = self._hear(now)
         self._check_seq(msg, wall, events)
         if isinstance(msg, TagRead):
             self.stats.tag_reads += 1
             seen = self._present.get(msg.zone)
             if seen is not None and seen.tag == msg.tag:
                 silence = self._silence()
-                if silence is None or now - seen.last_read <= silence:
+                if silence is None or heard - seen.last_read <= silence:
                     self.stats.repeats_dropped += 1
-                    seen.last_read = now
+                    seen.last_read = heard
                     return
                 self.stats.silence_expiries += 1
-            self._present[msg.zone] = _Presence(msg.tag, now)
+            self._present[msg.zone] = _Presence(msg.tag, heard)
             self.stats.tags_seen += 1
             events.append(TagSeen(zone=msg.zone, tag=msg.tag, at=wall, source=self.source))
         elif isinstance(msg, Heartbeat):
@@ -341,7 +365,7 @@ class HubTracker:
         for zone, presence in self._present.items():
             paused = before is not None and zone not in before
             if paused and (after is None or zone in after):
-                presence.last_read = now
+                presence.last_read = self._heard
 
 
 class TruncatedAtDisconnect(HubLineError):

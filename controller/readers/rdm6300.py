@@ -21,6 +21,9 @@ DEFAULT_BAUDRATE = 9600
 #: Read time-out = idle gap. A frame takes 14.6 ms at 9600 Bd, so 50 ms of silence
 #: means a frame in progress was cut off.
 IDLE_GAP = 0.05
+#: The most of one gap between two reads that counts towards a tag's removal silence
+#: (four idle gaps: a poll loop that keeps up reads far more often).
+LISTEN_STEP = 4 * IDLE_GAP
 
 
 SerialFactory = Callable[[str, int], SerialPort]
@@ -33,7 +36,11 @@ def open_serial(port: str, baudrate: int) -> SerialPort:
 class SilencePresence:
     """One sighting per placement, for a reader that repeats itself while a tag stays.
 
-    Times come from the caller, so this is tested with plain numbers.
+    Times come from the caller, so this is tested with plain numbers. The silence is
+    counted on time the host was listening: between two calls (the poll loop makes one
+    at least every :data:`IDLE_GAP`), at most :data:`LISTEN_STEP` counts. A host that
+    stalled reads the module's waiting frames all at once; the gap before them is no
+    proof the tag was lifted, and without this the tag lying there counted again.
     """
 
     def __init__(self, removal_silence: float = 0.5) -> None:
@@ -42,18 +49,27 @@ class SilencePresence:
         self.removal_silence = removal_silence
         self.current: str | None = None
         self._last_seen = 0.0
+        self._listened = 0.0
+        self._last_call: float | None = None
+
+    def _listen(self, now: float) -> float:
+        if self._last_call is not None:
+            self._listened += min(max(now - self._last_call, 0.0), LISTEN_STEP)
+        self._last_call = now
+        return self._listened
 
     def seen(self, tag: str, now: float) -> bool:
         """Record a frame for ``tag`` at ``now``; True when it is a new placement."""
         self.expire(now)
         new = tag != self.current
         self.current = tag
-        self._last_seen = now
+        self._last_seen = self._listened
         return new
 
     def expire(self, now: float) -> None:
         """Forget the tag once the reader has been quiet about it for long enough."""
-        if self.current is not None and now - self._last_seen > self.removal_silence:
+        listened = self._listen(now)
+        if self.current is not None and listened - self._last_seen > self.removal_silence:
             self.current = None
 
 

@@ -49,7 +49,7 @@ from controller.referee.notices import (
     UnknownTag,
 )
 from controller.referee.table_events import PUBLIC, Body, TableEvent, events_for, sees
-from controller.rules import ImpossibleInput, Match, OptionError, preset
+from controller.rules import ImpossibleInput, Match, OptionError, Phase, preset
 from controller.rules.cards import Card
 from controller.rules.options import PRESETS
 
@@ -140,6 +140,9 @@ class Referee:
         #: reader repeat; any other card already seen is the engine's to judge
         self._zone_last: dict[str, int] = {}
         self._zone_deal = -1
+        #: the card lying last on each seat's spot when the previous hand ended: read again
+        #: before anything of the next hand happened, it is still that card lying there
+        self._zone_ended: dict[str, int] = {}
         self._seq = 0
         self._lock = threading.RLock()
         # Undo and restart come back to the last hand start instead of replaying history:
@@ -401,8 +404,12 @@ class Referee:
         except ValueError as err:
             return self._event(entry.seq, entry.at, Refused("BadCard", str(err), str(err), zone=zone))
         if self._zone_deal != m.deals_started:
+            self._zone_ended = {
+                z: v for z, v in self._zone_last.items() if seat_of_zone(z) is not None
+            }
             self._zone_last, self._zone_deal = {}, m.deals_started
-        if self._zone_last.get(zone) == c and not self._taken_back(zone, c):
+        repeat = self._zone_last.get(zone) == c and not self._taken_back(zone, c)
+        if repeat or self._still_lying(zone, c):
             self.counters["duplicates"] += 1
             return self._event(entry.seq, entry.at, DuplicateRead(zone, where))
         move = self._sighting_move(zone, c)
@@ -413,6 +420,18 @@ class Referee:
         if not (out and out[0].kind == "impossible"):
             self._zone_last[zone] = c
         return out
+
+    def _still_lying(self, zone: str, c: int) -> bool:
+        """A card of the hand just ended, read again on its spot before the next hand began
+        (its reader missed it a while, the host was not reading, or the service restarted):
+        the same card still lying there, not a card played after the hand ended."""
+        m = self.match
+        assert m is not None
+        return (
+            self._zone_ended.get(zone) == c
+            and not m.hand.started
+            and m.phase in (Phase.DEAL, Phase.CALL)
+        )
 
     def _taken_back(self, zone: str, c: int) -> bool:
         """A card taken back into a hand may land again on the same spot."""
@@ -466,9 +485,12 @@ class Referee:
         """Become ``state`` (a copy of it: the snapshot stays as it was), or a fresh referee."""
         if state is None:
             self.setup, self.match, self._zone_last, self._zone_deal = None, None, {}, -1
+            self._zone_ended = {}
             return
         self.setup, self.match = state.setup, state.match.copy() if state.match else None
         self._zone_last, self._zone_deal, self.counters = dict(state.zone_last), state.zone_deal, dict(state.counters)
+        # made again from zone_last by the next sighting (zone_deal is the ended hand's)
+        self._zone_ended = {}
 
     def _new_base(self, seq: int) -> None:
         """A hand (or match) started with input ``seq``: undo and restart come back here."""

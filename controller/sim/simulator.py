@@ -181,12 +181,16 @@ class SimulatedTable:
         return False
 
     def _seen_since(self, seq: int, card: str) -> bool:
-        for entry in reversed(self.referee.entries[-16:]):
-            if entry.seq <= seq:
-                return False
-            if entry.kind == SIGHTING and entry.payload.get("card") == card:
-                return True
-        return False
+        if self.referee.last_seq <= seq:
+            return False
+        # Not ``referee.entries``: an input that starts a hand empties that list (the undo
+        # base moves on), so the card that ended a hand was never found there and the bots
+        # sat ``wait_timeout`` seconds with the last trick lying on the readers.
+        journal = self.referee.journal
+        entries = journal.entries(after=seq) if journal is not None else self.referee.entries
+        return any(
+            e.seq > seq and e.kind == SIGHTING and e.payload.get("card") == card for e in entries
+        )
 
     def _misread(self, zone: str, card: str) -> None:
         """A wrong card is read (a neighbour's card, a reflection); the table undoes it."""

@@ -37,6 +37,11 @@ class Feeder:
     def tag(self, zone: str, tag: str, at: float | None = None) -> list:  # type: ignore[no-untyped-def]
         return self.send(lambda s: TagRead(s, zone, tag), at)
 
+    def heard_until(self, at: float, every: float = 0.5) -> None:
+        """Heartbeats from now to ``at``: the hub heard all along, its tags not read."""
+        while self.now + every <= at + 1e-9:
+            self.send(lambda s: Heartbeat(s, s), at=self.now + every)
+
     def sightings(self, events: list) -> list[tuple[str, str]]:  # type: ignore[type-arg]
         return [(e.zone, e.tag) for e in events if isinstance(e, TagSeen)]
 
@@ -70,17 +75,41 @@ def test_another_tag_in_the_zone_is_a_new_sighting() -> None:
 def test_silence_counts_a_tag_again() -> None:
     f = Feeder(removal_silence=1.5, heartbeat_timeout=None)
     f.tag("seat2", "ABCDEF01", at=0.0)
+    f.heard_until(1.0)
     assert f.tag("seat2", "ABCDEF01", at=1.0) == []  # within the silence: a repeat
+    f.heard_until(2.4)
     assert f.tag("seat2", "ABCDEF01", at=2.4) == []  # the silence runs from the last read
+    f.heard_until(4.0)
     assert f.sightings(f.tag("seat2", "ABCDEF01", at=4.0)) == [("seat2", "ABCDEF01")]
     assert f.tracker.stats.silence_expiries == 1
+
+
+def test_a_host_that_stopped_listening_does_not_count_the_lying_cards_again() -> None:
+    """The host stalled 2 s (the Pi busy with its SD card): the hub's repeats waited in
+    the port and come in together. The card lay there all along: no new sighting (a
+    played-mode table saw the last trick refused as plays of the next hand)."""
+    f = Feeder(removal_silence=1.5, heartbeat_timeout=None)
+    f.tag("seat0", "ABCDEF01", at=0.0)
+    f.tag("seat0", "ABCDEF01", at=0.5)
+    f.now = 2.6  # nothing was read from the port from 0.5 s to 2.6 s
+    for _ in range(4):
+        f.send(lambda s: Heartbeat(s, s))
+        assert f.tag("seat0", "ABCDEF01") == []
+    assert f.tracker.stats.silence_expiries == 0
+    # a gap with no line at all counts as one repeat interval, however long
+    assert f.tag("seat0", "ABCDEF01", at=60.0) == []
+    # while a tag not read as the hub goes on being heard does count again
+    f.heard_until(62.1)
+    assert f.sightings(f.tag("seat0", "ABCDEF01")) == [("seat0", "ABCDEF01")]
 
 
 def test_silence_never_shorter_than_the_hub_repeat_allows() -> None:
     f = Feeder(removal_silence=0.1, heartbeat_timeout=None)
     f.send(lambda s: Hello(s, "1.0", ALL_ZONES, repeat_ms=1000))
     f.tag("trump", "ABCDEF01", at=0.0)
+    f.heard_until(2.0)
     assert f.tag("trump", "ABCDEF01", at=2.0) == []  # 2.5 x 1 s, not 0.1 s
+    f.heard_until(5.0)
     assert f.sightings(f.tag("trump", "ABCDEF01", at=5.0)) == [("trump", "ABCDEF01")]
 
 

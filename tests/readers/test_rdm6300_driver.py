@@ -84,11 +84,13 @@ def test_removal_after_silence_then_seen_again(sim, reader, clock):
     poll_until(reader, lambda o: tags(o) == [TAG])
     sim.remove()
     drain(reader)  # frames sent before the removal are still on the line
-    clock.now += 0.4  # quiet, but not long enough
-    reader.poll()
+    for _ in range(4):  # the poll loop, every 0.1 s: quiet, but not long enough
+        clock.now += 0.1
+        reader.poll()
     assert reader.presence.current == TAG
-    clock.now += 0.2  # now quiet for 0.6 s > 0.5 s
-    reader.poll()
+    for _ in range(2):  # now quiet for 0.6 s > 0.5 s
+        clock.now += 0.1
+        reader.poll()
     assert reader.presence.current is None
     sim.place(TAG)
     assert tags(poll_until(reader, lambda o: tags(o))) == [TAG]
@@ -139,17 +141,35 @@ def test_missing_port_is_a_fault_not_a_crash():
     assert isinstance(fault, ReaderFault) and "does-not-exist" in fault.message
 
 
+def listened(p: SilencePresence, start: float, end: float, every: float = 0.05) -> None:
+    """The poll loop's calls from ``start`` to ``end``: nothing read."""
+    t = start
+    while t + every <= end + 1e-9:
+        t += every
+        p.expire(t)
+
+
 def test_silence_presence_with_plain_numbers():
     p = SilencePresence(removal_silence=0.5)
     assert p.seen("A", 0.0) is True
-    assert [p.seen("A", t) for t in (0.1, 0.5, 0.9)] == [False, False, False]
-    p.expire(1.3)
+    assert [p.seen("A", t) for t in (0.1, 0.3, 0.5, 0.7, 0.9)] == [False] * 5
+    listened(p, 0.9, 1.35)
     assert p.current == "A"
-    p.expire(1.41)
+    listened(p, 1.35, 1.45)
     assert p.current is None
     assert p.seen("A", 1.5) is True
     assert p.seen("B", 1.6) is True
-    assert p.seen("B", 2.2) is True  # a gap of 0.6 s: lifted and put back
+    listened(p, 1.6, 2.2)
+    assert p.seen("B", 2.2) is True  # 0.6 s with no frame: lifted and put back
+
+
+def test_a_host_that_stopped_reading_does_not_count_the_lying_tag_again():
+    """The host stalled 3 s; the frames the module sent meanwhile are read at once."""
+    p = SilencePresence(removal_silence=0.5)
+    assert p.seen("A", 0.0) is True
+    listened(p, 0.0, 0.3)
+    assert [p.seen("A", 3.3) for _ in range(5)] == [False] * 5
+    assert p.current == "A"
 
 
 def test_silence_must_be_positive():
