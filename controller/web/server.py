@@ -57,6 +57,8 @@ class WebLimits:
     #: can close any: worst case ~ max_connections + 2 * backlog files
     backlog: int = 64
     allowed_hosts: tuple[str, ...] = field(default_factory=tuple)
+    #: uvicorn's own cap (None: :data:`UVICORN_CAP_TIMES` ``× max_connections``)
+    uvicorn_cap: int | None = None
 
 
 def _client_of(proto: Any) -> str | None:
@@ -105,6 +107,17 @@ IDLE_GRACE = 1.0
 #: to this many, an address counts as holding one when room is made, or a phone loading
 #: the dashboard on a full server put out its own second connection every time.
 BROWSER_SOCKETS = 6
+#: A connection of a page being loaded (a request line, headers, a page or module being
+#: sent) is not put out for another address's newcomer until it is this many seconds
+#: old: closed mid-request, a module script failed and the phone's page stayed dead
+#: until someone reloaded it (a flood paced under RECONNECTING did it to 5 of 7 page
+#: loads). A request dripped on purpose is old enough to go after that.
+LOADING_GRACE = 3.0
+#: uvicorn's own cap on connections and tasks, past which it answers every request 503
+#: itself: a backstop over ours, for tasks, which outlive their connections. At
+#: ``max_connections + 16`` a flood of WebSocket churn (405 tasks) or slow uploads (399)
+#: passed it, and new phones and the table screen reloading got 503 on every page.
+UVICORN_CAP_TIMES = 4
 
 
 class RecentOpens:
@@ -141,6 +154,21 @@ class RecentOpens:
         return self._now.get(key, 0) + self._before.get(key, 0) * (1.0 - into)
 
 
+def _as_held(n: int) -> int:
+    """How many connections an address holding ``n`` counts as: a browser's few
+    (:data:`BROWSER_SOCKETS`) as one."""
+    return 1 if n <= BROWSER_SOCKETS else n
+
+
+def _closing(p: Any) -> bool:
+    transport = getattr(p, "transport", None)
+    return transport is not None and transport.is_closing()
+
+
+def _loading(p: Any, now: float) -> bool:
+    return isinstance(p, GuardedH11Protocol) and p.loading(now)
+
+
 class GuardedH11Protocol(H11Protocol):
     """uvicorn's h11 protocol with header and body deadlines and a connection cap."""
 
@@ -154,6 +182,10 @@ class GuardedH11Protocol(H11Protocol):
         self._header_timer: asyncio.TimerHandle | None = None
         self._body_timer: asyncio.TimerHandle | None = None
         self._upgraded = False
+        if _key_of(self) in KIOSK:
+            # the table screen is never turned away by uvicorn's cap either: a kiosk
+            # that reloaded during a flood got a 503 page and stayed on it for good
+            self.limit_concurrency = None
         self._arm_header_timer()
         self._make_room()
 
@@ -245,39 +277,48 @@ class GuardedH11Protocol(H11Protocol):
         reloading, out, nor put out a player already in. Addresses count as the PIN
         delays count them (an IPv6 /64 is one)."""
         me = _key_of(self)
-        mine = [p for p in self.connections if _key_of(p) == me]
+        # a WebSocket already let go stays in the set until its close is done: counted
+        # on, it was picked again by the next newcomer, so a burst of them put out one
+        # connection where it should have put out one each
+        live = [p for p in self.connections if not _closing(p)]
+        mine = [p for p in live if _key_of(p) == me]
         if len(mine) > self.limits.max_per_client:
             pool = mine
-        elif len(self.connections) > self.limits.max_connections:
-            pool = list(self.connections)
+        elif len(live) > self.limits.max_connections:
+            pool = live
         else:
             return
         now = time.monotonic()
         idle = [p for p in pool if p is not self and isinstance(p, GuardedH11Protocol) and p.waiting_for_headers()
                 and (pool is mine or _key_of(p) not in KIOSK)  # the table screen's are never let go
-                and now - p.opened >= IDLE_GRACE]
+                # the grace is for another address's page load: one address past its own
+                # cap (a browser opens six at most) gives up its oldest idle one at once
+                and (pool is mine or now - p.opened >= IDLE_GRACE)]
         victim = min(idle, key=lambda p: p.opened) if idle else self
         if not idle and pool is not mine:
             # the table screen (a browser on the Pi itself) is never the one let go
             held: dict[str, list[Any]] = {}
-            for p in self.connections:
+            for p in live:
                 if p is not self and _key_of(p) not in KIOSK:
                     held.setdefault(_key_of(p), []).append(p)
             # an address holding as many as this one or more (with hundreds of addresses
             # holding one each, a tie went to the newcomer, so 256 addresses kept every
             # phone and the table screen out); the table screen itself always gets in
             # (a browser opens a few at once to load a page: up to BROWSER_SOCKETS count as one)
-            parity = 1 if len(mine) <= BROWSER_SOCKETS else len(mine)
-            others = {k: v for k, v in held.items() if k != me and (len(v) >= parity or me in KIOSK)}
+            parity = _as_held(len(mine))
+            others = {k: v for k, v in held.items() if k != me and (_as_held(len(v)) >= parity or me in KIOSK)}
+            # a page being loaded is let be (LOADING_GRACE), unless for the table screen
+            settled = {k: g for k, v in others.items() if (g := [p for p in v if not _loading(p, now)])}
+            others = settled if settled or me not in KIOSK else others
 
             def newest(k: str) -> float:
                 return max(getattr(p, "opened", 0.0) for p in others[k])
 
             if others:
                 # first an address reconnecting without pause, then the one holding the
-                # most, then the one whose connections came last: a player's phone has
-                # held its socket longest, a flood's come and go
-                busiest = max(others, key=lambda k: (self._reconnecting(k), len(others[k]), newest(k)))
+                # most (a browser's few as one), then the one whose connections came
+                # last: a player's phone has held its socket longest, a flood's come and go
+                busiest = max(others, key=lambda k: (self._reconnecting(k), _as_held(len(held[k])), newest(k)))
                 # and a flood reconnecting never puts out an address that is not
                 if me in KIOSK or self._reconnecting(busiest) >= self._reconnecting(me):
                     victim = max(others[busiest], key=lambda p: getattr(p, "opened", 0.0))
@@ -286,6 +327,11 @@ class GuardedH11Protocol(H11Protocol):
             # removes it, and would fail on one already gone (a KeyError, its cleanup cut)
             victim.connections.discard(victim)
         victim.transport.close()
+
+    def loading(self, now: float) -> bool:
+        """True while this connection may be loading a page: a plain HTTP one (not a
+        WebSocket) under :data:`LOADING_GRACE` old."""
+        return not self._upgraded and now - self.opened < LOADING_GRACE
 
     def _reconnecting(self, key: str) -> float:
         """How hard an address reconnects: its opens in the last minute, or 0 for an
@@ -375,8 +421,9 @@ def make_server(app: Any, host: str, port: int, limits: WebLimits | None = None)
         ws_per_message_deflate=False, ws_max_size=limits.ws_max_size, proxy_headers=False,
         server_header=False, timeout_keep_alive=limits.keep_alive,
         h11_max_incomplete_event_size=limits.max_header_bytes, backlog=limits.backlog,
-        # uvicorn's own cap answers 503 to whole requests; ours (above) stops the flood
-        # earlier, but this keeps a burst of slow app work bounded too.
-        limit_concurrency=limits.max_connections + 16,
+        # uvicorn's own cap answers 503 to whole requests (the table screen excepted,
+        # GuardedH11Protocol): a backstop over ours for tasks, which outlive their
+        # connections (UVICORN_CAP_TIMES)
+        limit_concurrency=limits.uvicorn_cap or UVICORN_CAP_TIMES * limits.max_connections,
     )
     return uvicorn.Server(config)

@@ -222,3 +222,32 @@ def test_a_camera_unplugged_is_said_on_the_dashboard_and_the_table_screen(browse
         expect(shown).to_have_count(0, timeout=15_000)
         dashboard.close()
         table.close()
+
+
+@pytest.mark.parametrize("path", ["/table", "/"])
+def test_a_page_loaded_while_the_server_is_busy_still_goes_live(browser, table, path):
+    """During a flood the server may answer a page's first requests 503 (its language
+    list, its words): the table screen that reloaded then threw, never opened its live
+    connection and stayed dead after the flood was over. It tries again instead."""
+    referee, server = table
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    busy = {"/api/languages": 2, "/static/i18n/en.json": 1}
+
+    def turned_away(route):  # the first tries get what uvicorn says when it is full
+        left = busy.get(route.request.url.removeprefix(server.url).split("?")[0], 0)
+        if left:
+            busy[route.request.url.removeprefix(server.url).split("?")[0]] = left - 1
+            route.fulfill(status=503, body="Service Unavailable", content_type="text/plain")
+        else:
+            route.continue_()
+
+    page.route("**/api/languages", turned_away)
+    page.route("**/static/i18n/en.json", turned_away)
+    page.goto(server.url + path)
+    expect(page.locator("body")).to_have_attribute("data-live", "1", timeout=15_000)
+    assert busy == {"/api/languages": 0, "/static/i18n/en.json": 0}
+    expect(page.locator("#lang option")).not_to_have_count(0)
+    assert errors == []
+    page.close()

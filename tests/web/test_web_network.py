@@ -452,3 +452,54 @@ def test_many_addresses_holding_one_websocket_each_keep_no_one_out(tmp_path):
             kiosk.close()
             for s in held:
                 s.close()
+
+
+def test_the_table_screen_is_never_turned_away_by_uvicorns_own_cap(tmp_path):
+    """Past uvicorn's own cap (connections or tasks) it answers every request 503 itself,
+    before our room-making: a table screen that reloaded during a flood got a 503 page,
+    or its page's language list a 503, and stayed dead after the flood was over. The
+    table screen's connections are exempt; a phone past the cap still gets the 503."""
+    with GuardedServer(tmp_path, limits={"max_connections": 8, "uvicorn_cap": 2}) as srv:
+        held = [hold_websocket(srv.port, f"127.0.8.{2 + k}") for k in range(2)]
+        try:
+            assert _get_from(srv.port, "127.0.8.9").startswith(b"HTTP/1.1 503")  # the cap holds
+            for _ in range(3):  # the screen reloading, again and again
+                assert _get_from(srv.port, "127.0.0.1").startswith(b"HTTP/1.1 200")
+        finally:
+            for s in held:
+                s.close()
+
+
+def test_a_page_being_loaded_is_not_put_out_for_a_newcomer(tmp_path):
+    """Addresses each hold one WebSocket and none reconnects hard (a flood paced under
+    RECONNECTING): the server is full and every newcomer puts someone out. A phone
+    loading the page holds a few connections at once; it counted as holding the most,
+    and its request in flight was closed (a module script lost: the page stayed dead).
+    A page's requests get a moment (LOADING_GRACE); a WebSocket goes instead."""
+    limits = {"max_connections": 8, "max_per_client": 8}
+    with GuardedServer(tmp_path, limits=limits) as srv:
+        held = [hold_websocket(srv.port, f"127.0.6.{2 + k}") for k in range(8)]
+        loading: list[socket.socket] = []
+        try:
+            for _ in range(3):  # the phone's requests, their bodies still on the way
+                s = socket.create_connection(("127.0.0.1", srv.port), source_address=("127.0.7.2", 0))
+                s.settimeout(10)
+                s.sendall(b"POST /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                          b"Content-Type: text/plain\r\nContent-Length: 4\r\n\r\nab")
+                loading.append(s)
+            newcomer = hold_websocket(srv.port, "127.0.4.2")  # one more of the flood
+            newcomer.close()
+            answers = []
+            for s in loading:
+                s.sendall(b"cd")
+                answers.append(s.recv(4096)[:9])
+            assert answers == [b"HTTP/1.1 "] * 3, answers
+            gone: set[int] = set()
+            deadline = time.monotonic() + 10
+            while len(gone) < 4 and time.monotonic() < deadline:  # the flood's went instead
+                gone |= {i for i, s in enumerate(held) if closed_by_server(s)}
+                time.sleep(0.05)
+            assert len(gone) == 4
+        finally:
+            for s in (*held, *loading):
+                s.close()

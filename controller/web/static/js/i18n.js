@@ -22,10 +22,37 @@ export function apply(root = document) {
   root.querySelectorAll("[data-i18n-title]").forEach((el) => { el.title = t(el.dataset.i18nTitle); });
 }
 
+// A busy server (a flood on the club's Wi-Fi) may answer 503 or drop a request: try
+// again a few times, waiting longer each time, rather than leave the page without its
+// words and its live connection until someone reloads it.
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+async function fetchPatiently(url, tries = 6) {
+  let wait = 250;
+  for (let i = 1; ; i++) {
+    try {
+      const r = await fetch(url);
+      if (r.ok || (r.status < 500 && r.status !== 429) || i >= tries) return r;
+    } catch (err) {
+      if (i >= tries) throw err;
+    }
+    await sleep(wait);
+    wait = Math.min(wait * 2, 4000);
+  }
+}
+
 async function load(code) {
-  const r = await fetch(`/static/i18n/${encodeURIComponent(code)}.json`);
+  const r = await fetchPatiently(`/static/i18n/${encodeURIComponent(code)}.json`);
   if (!r.ok) throw new Error(`no language ${code}`);
   return r.json();
+}
+
+async function languages() {
+  try {
+    const r = await fetchPatiently("/api/languages");
+    if (r.ok) return await r.json();
+  } catch { /* the server is busy: English alone, the list comes with the next load */ }
+  return [{ code: "en", name: "English" }];
 }
 
 export async function setLanguage(code) {
@@ -42,8 +69,8 @@ export function onLanguage(fn) { listeners.push(fn); }
 
 // Fills a <select> with the languages the server has, and switches on change.
 export async function initI18n(select) {
-  fallback = await load("en");
-  const langs = await (await fetch("/api/languages")).json();
+  try { fallback = await load("en"); } catch { fallback = {}; }
+  const langs = await languages();
   const wanted = new URLSearchParams(location.search).get("lang") || localStorage.getItem("cp-lang") || "en";
   if (select) {
     select.replaceChildren(...langs.map((l) => new Option(l.name, l.code)));
