@@ -121,10 +121,41 @@ class Playing:
         turn = h.turn()
         if turn != seat and not h.may_fill_gap(seat):
             if any(tc.seat == seat for tc in h.trick):
+                if self._own_correction(seat, c, out):
+                    return
                 raise OutOfTurn(f"{self._named(seat)} has already played to this trick")
             raise OutOfTurn(f"it is {self._named(turn)}'s turn, not {self._named(seat)}'s")
         self._check_card(seat, c)
         self._play(seat, c, out)
+
+    def _own_correction(self, seat: int, c: int, out: list[Event]) -> bool:
+        """Played mode: a seat that played off the led suit in this trick puts a card of
+        that suit on its spot while the trick is open. It held the suit (a revoke) and
+        corrects it itself, as 000 allows before the trick is over: flagged as dealt mode
+        flags it at once, then replaced, and those who played after it may change. Under
+        a penalty that ends the hand at the flag (003) the hand ends. True if it was that."""
+        h = self.hand
+        led = h.led_suit()
+        if h.dealt_mode or h.pending is not None or led is None or led < 0 or c // 13 != led:
+            return False
+        mine = next(tc for tc in h.trick if tc.seat == seat)
+        claim = h.voids[seat].get(led)
+        if claim is None or claim[0] != h.trick_no or claim[1] != mine.card:
+            return False
+        del h.voids[seat][led]
+        rule = FACE_DOWN_NOT_VOID if mine.face_down else claim[2]
+        detail = f"did not follow {Suit(led).title}"
+        flag_revoke(h, out, seat, None if mine.face_down else mine.card, h.trick_no, rule, led, c, detail,
+                    proof_seen=True)
+        if self.options.revoke_penalty is RevokePenalty.COURT:
+            self._forfeit(seat, True, out)
+            out.append(CardNotCounted(seat, CARDS[c], "the hand ended with the revoke"))
+            return True
+        h.pending = Pending(seat, mine.card, rule, c, detail)
+        self._take_back(seat, out)
+        self._check_card(seat, c)
+        self._play(seat, c, out)
+        return True
 
     def _close_short_deal(self, out: list[Event]) -> bool:
         """A card lands on a seat's spot once the call is made but before the deal reader

@@ -695,6 +695,58 @@ def test_played_mode_revoke_proven_by_a_later_card() -> None:
     assert [(c.team, c.courts) for c in of_type(events, CourtsScored)] == [(1, 1)]
 
 
+def test_played_mode_revoker_corrects_his_own_card_before_the_trick_is_over() -> None:
+    """000 in played mode: the referee cannot know a revoke when it is played, but the
+    revoker who puts a card of the led suit on his spot while the trick is open shows he
+    held it and corrects it himself: flagged, the proper card replaces his, those who
+    played after him may change, and no penalty follows (his void claim is withdrawn).
+    (The referee closes a trick at its fourth card: the window is until then.)"""
+    m, _ = ready("rang", dealer=0, trump=Suit.C, knowledge="played")  # seat 1 leads
+    play(m, "KH 3C 6H")
+    events = m.apply(I.Play(2, card("7H")))
+    (flag,) = of_type(events, RevokeFlagged)
+    assert (flag.seat, flag.card, flag.proof, flag.suit) == (2, card("3C"), card("7H"), Suit.H)
+    assert [e.card for e in of_type(events, CardTakenBack)] == [card("3C")]
+    assert [(e.seat, e.card) for e in of_type(events, PlayAccepted)] == [(2, card("7H"))]
+    with pytest.raises(OutOfTurn):  # one correction: he has played to this trick again
+        m.apply(I.Play(2, card("8H")))
+    m.apply(I.TakeBack(3))  # he played after him: he may change too
+    m.apply(I.Play(3, card("5H")))
+    events = m.apply(I.Play(0, card("AH")))  # nobody may still change: the trick closes
+    (trick,) = of_type(events, TrickWon)
+    assert trick.winner == 0 and dict(trick.cards)[2] == card("7H")
+    assert dict(trick.cards)[3] == card("5H")
+    assert not of_type(m.events, HandWon)
+    events = play(m, "QH 9H 8H")  # seat 2 follows hearts later: nothing to prove any more
+    assert not of_type(events, RevokeFlagged) and not of_type(m.events, HandWon)
+
+
+def test_played_mode_a_second_card_off_the_led_suit_is_no_correction() -> None:
+    """Only a card of the led suit corrects a revoke; another card from a seat that has
+    played to the trick is refused, and its void claim stands."""
+    m, _ = ready("rang", dealer=0, trump=Suit.C, knowledge="played")
+    play(m, "KH 3C")
+    with pytest.raises(OutOfTurn):
+        m.apply(I.Play(2, card("4C")))
+    assert Suit.H in m.hand.voids[2]
+
+
+def test_played_mode_own_correction_under_a_court_penalty_ends_the_hand() -> None:
+    """003: a caught revoke ends the hand at once with a court; a correction comes too
+    late there, as in dealt mode, where the flag ends the hand before any correction."""
+    m, _ = ready("trick-streak", dealer=0, trump=Suit.C, knowledge="played")
+    leader = m.hand.turn()
+    seats = [(leader + k) & 3 for k in range(4)]
+    m.apply(I.Play(seats[0], card("KH")))
+    m.apply(I.Play(seats[1], card("3C")))
+    events = m.apply(I.Play(seats[1], card("7H")))
+    (flag,) = of_type(events, RevokeFlagged)
+    assert (flag.seat, flag.card, flag.proof) == (seats[1], card("3C"), card("7H"))
+    (won,) = of_type(events, HandWon)
+    assert "revoke" in won.reason and won.team != seats[1] % 2
+    assert of_type(events, CourtsScored)
+
+
 def test_played_mode_suspicions_cleared_at_hand_end() -> None:
     """Referee: a void never contradicted is cleared when the hand ends, once the seat
     has shown its remaining cards and none is of that suit."""
