@@ -140,7 +140,7 @@ class Playing:
             return False
         mine = next(tc for tc in h.trick if tc.seat == seat)
         claim = h.voids[seat].get(led)
-        if claim is None or claim[0] != h.trick_no or claim[1] != mine.card:
+        if claim is None or claim[1] != mine.card:  # (his card in this trick made the claim)
             return False
         del h.voids[seat][led]
         rule = FACE_DOWN_NOT_VOID if mine.face_down else claim[2]

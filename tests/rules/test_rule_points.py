@@ -731,6 +731,19 @@ def test_played_mode_a_second_card_off_the_led_suit_is_no_correction() -> None:
     assert Suit.H in m.hand.voids[2]
 
 
+def test_played_mode_a_card_of_a_suit_claimed_in_an_earlier_trick_is_no_correction() -> None:
+    """The void claimed in trick 1 was made by a card of that trick: a seat playing off
+    hearts again in trick 2 and then a heart has not corrected this trick's card, which
+    made no claim; its second card is refused and the claim of trick 1 stands."""
+    m, _ = ready("rang", dealer=0, trump=Suit.C, knowledge="played")
+    play(m, "KH 3C 6H AH")  # seat 2 trumps it and leads
+    play(m, "7S 6S AS KS")  # seat 0 wins and leads
+    play(m, "9H 8H 7C")  # seat 2 off hearts again (no new claim: it stands from trick 1)
+    with pytest.raises(OutOfTurn):
+        m.apply(I.Play(2, card("7H")))
+    assert m.hand.voids[2][Suit.H][:2] == (1, card("3C"))
+
+
 def test_played_mode_own_correction_under_a_court_penalty_ends_the_hand() -> None:
     """003: a caught revoke ends the hand at once with a court; a correction comes too
     late there, as in dealt mode, where the flag ends the hand before any correction."""
