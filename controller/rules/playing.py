@@ -284,7 +284,10 @@ class Playing:
         if not h.dealt_mode:
             # The claim first: if this card also proves an earlier revoke and so ends the
             # hand, the claim it makes now is still asked about at the hand's end.
-            if led is not None and led >= 0 and suit != led and led not in h.voids[seat]:
+            # (a card the engine knows he holds has just proven it, flagged above: no claim
+            # left to prove, or the same revoke was flagged twice)
+            proven = any(v[0] in (FOLLOW_SUIT, FACE_DOWN_NOT_VOID) and v[1] is not None for v in violations)
+            if led is not None and led >= 0 and suit != led and led not in h.voids[seat] and not proven:
                 h.voids[seat][led] = (h.trick_no, c, FOLLOW_SUIT)
                 out.append(VoidShown(seat, Suit(led), h.trick_no))
             if h.must_trump == seat and h.trump_public and suit != h.trump and h.trump not in h.voids[seat] \

@@ -111,7 +111,8 @@ BROWSER_SOCKETS = 6
 #: sent) is not put out for another address's newcomer until it is this many seconds
 #: old: closed mid-request, a module script failed and the phone's page stayed dead
 #: until someone reloaded it (a flood paced under RECONNECTING did it to 5 of 7 page
-#: loads). A request dripped on purpose is old enough to go after that.
+#: loads). A request dripped on purpose is old enough to go after that, and one whose
+#: body is still on the way is not let be at all.
 LOADING_GRACE = 3.0
 #: uvicorn's own cap on connections and tasks, past which it answers every request 503
 #: itself: a backstop over ours, for tasks, which outlive their connections. At
@@ -330,8 +331,10 @@ class GuardedH11Protocol(H11Protocol):
 
     def loading(self, now: float) -> bool:
         """True while this connection may be loading a page: a plain HTTP one (not a
-        WebSocket) under :data:`LOADING_GRACE` old."""
-        return not self._upgraded and now - self.opened < LOADING_GRACE
+        WebSocket) under :data:`LOADING_GRACE` old that is not waiting for a body (a
+        page's requests have none; a flood of uploads whose bodies never come, each
+        replaced within the grace, put out every player's WebSocket instead)."""
+        return not self._upgraded and now - self.opened < LOADING_GRACE and not self.receiving_body()
 
     def _reconnecting(self, key: str) -> float:
         """How hard an address reconnects: its opens in the last minute, or 0 for an

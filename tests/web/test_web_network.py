@@ -503,3 +503,27 @@ def test_a_page_being_loaded_is_not_put_out_for_a_newcomer(tmp_path):
         finally:
             for s in (*held, *loading):
                 s.close()
+
+
+def test_uploads_whose_bodies_never_come_do_not_put_the_players_out(tmp_path):
+    """Addresses each send a POST's headers and never its body, replaced before they are
+    three seconds old: counted as pages being loaded (let be), they left only the
+    players' WebSockets to put out, and every player was off the table for the whole
+    flood. A request waiting for its body is no page being loaded."""
+    limits = {"max_connections": 8, "max_per_client": 8}
+    with GuardedServer(tmp_path, limits=limits) as srv:
+        phones = [hold_websocket(srv.port, f"127.0.5.{2 + k}") for k in range(2)]
+        uploads: list[socket.socket] = []
+        try:
+            for k in range(12):  # more uploads than the server has room for
+                s = socket.create_connection(("127.0.0.1", srv.port), source_address=(f"127.0.4.{2 + k}", 0))
+                s.sendall(b"POST /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                          b"Content-Type: text/plain\r\nContent-Length: 100\r\n\r\n")
+                uploads.append(s)
+                time.sleep(0.05)
+            time.sleep(0.3)
+            assert [closed_by_server(p) for p in phones] == [False, False]
+            assert sum(closed_by_server(s) for s in uploads) >= 4  # the uploads made room
+        finally:
+            for s in (*phones, *uploads):
+                s.close()
