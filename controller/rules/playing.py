@@ -257,7 +257,10 @@ class Playing:
             proof = _lowest_of(holding, h.trump)  # type: ignore[arg-type]
             if proof is not None:
                 violations.append((LEAD_TRUMP_AFTER_REVEAL, proof, "showed the trump on the lead but led no trump"))
-        if lead and o.ace_rules and c % 13 == ACE and h.trick_winners and h.trick_winners[-1] == seat:
+        # (the leader's card taken back and led again after the others played is no first
+        # card of the trick, and is his lead all the same)
+        leads = lead or seat == h.leader
+        if leads and o.ace_rules and c % 13 == ACE and h.trick_winners and h.trick_winners[-1] == seat:
             prev_card, prev_cut = h.winning_cards[-1]
             if prev_card % 13 == ACE and not prev_cut and self._holds_non_ace(seat):
                 violations.append((ACE_WITHDRAW, None, "led an ace straight after winning with an ace: take it back and lead another card"))
@@ -284,10 +287,7 @@ class Playing:
         if not h.dealt_mode:
             # The claim first: if this card also proves an earlier revoke and so ends the
             # hand, the claim it makes now is still asked about at the hand's end.
-            # (a card the engine knows he holds has just proven it, flagged above: no claim
-            # left to prove, or the same revoke was flagged twice)
-            proven = any(v[0] in (FOLLOW_SUIT, FACE_DOWN_NOT_VOID) and v[1] is not None for v in violations)
-            if led is not None and led >= 0 and suit != led and led not in h.voids[seat] and not proven:
+            if led is not None and led >= 0 and suit != led and led not in h.voids[seat]:
                 h.voids[seat][led] = (h.trick_no, c, FOLLOW_SUIT)
                 out.append(VoidShown(seat, Suit(led), h.trick_no))
             if h.must_trump == seat and h.trump_public and suit != h.trump and h.trump not in h.voids[seat] \

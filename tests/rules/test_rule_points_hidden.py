@@ -295,6 +295,21 @@ def test_ace_after_a_plain_ace_win_must_be_withdrawn() -> None:
     assert [(p.seat, p.tricks) for p in of_type(events, PilePickedUp)] == [(1, 2)]  # no Confirm needed
 
 
+def test_an_ace_withdrawn_after_the_others_played_is_not_replaced_by_an_ace() -> None:
+    """6.3: the card led instead must not be an ace, also when the others have played to
+    the trick before the withdrawal (then it is no first card of the trick, and another
+    ace was accepted without a word)."""
+    m, _ = band_rung(["4S 4H", "AS AH AC KH 8D 2C", "2S 2H", "3S 3H"], {}, "8D")
+    play(m, "AS 2S 3S 4S")
+    events = m.apply(I.Play(1, card("AH")))
+    assert [f.rule for f in of_type(events, RevokeFlagged)] == ["ace-withdraw"]
+    for seat, c in ((2, "2H"), (3, "3H"), (0, "4H")):
+        m.apply(I.Play(seat, card(c)))
+    events = m.apply(I.Play(1, card("AC")))
+    assert [e.card for e in of_type(events, CardTakenBack)] == [card("AH")]
+    assert [f.rule for f in of_type(events, RevokeFlagged)] == ["ace-withdraw"]
+
+
 def test_two_plain_ace_wins_take_nothing() -> None:
     """6.3: if the second ace stands anyway, the two ace wins do not take the pile."""
     m, _ = band_rung(["4S 4H", "AS AH KH 8D 2C", "2S 2H", "3S 3H"], {}, "8D")
