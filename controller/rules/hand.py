@@ -94,6 +94,9 @@ class Hand:
     #: played mode: suit -> (trick, card then played or None for an ask, rule) for each
     #: suit a seat claimed to hold none of
     voids: list[dict[int, tuple[int, int | None, str]]] = field(default_factory=lambda: [{}, {}, {}, {}])
+    #: the cards whose claim was proven false at once (a card he was known to hold): the
+    #: claim stays, to be asked about, but proving it again flags nothing new
+    flagged_claims: set[int] = field(default_factory=set)
     pending: Pending | None = None
     #: Rang's correction window: the revoker's place in the order of play (0 = the leader)
     #: once he has taken his card back; every seat from that place on may re-place its card.

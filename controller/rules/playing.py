@@ -289,6 +289,8 @@ class Playing:
             # hand, the claim it makes now is still asked about at the hand's end.
             if led is not None and led >= 0 and suit != led and led not in h.voids[seat]:
                 h.voids[seat][led] = (h.trick_no, c, FOLLOW_SUIT)
+                if any(v[0] in (FOLLOW_SUIT, FACE_DOWN_NOT_VOID) and v[1] is not None for v in violations):
+                    h.flagged_claims.add(c)  # flagged below: proven again later, not twice
                 out.append(VoidShown(seat, Suit(led), h.trick_no))
             if h.must_trump == seat and h.trump_public and suit != h.trump and h.trump not in h.voids[seat] \
                     and not (led is not None and suit == led):
@@ -331,6 +333,8 @@ class Playing:
         if claim is None:
             return False
         del h.voids[seat][c // 13]
+        if claim[1] in h.flagged_claims:
+            return False  # flagged (and ruled on) when that card was played
         shown = not any(fd[1] == c for fd in h.face_down) or self.options.show_caller_discards
         self._flag_void_proof(seat, c, claim, shown, out)
         if self.options.revoke_penalty in (RevokePenalty.RANG, RevokePenalty.COURT):

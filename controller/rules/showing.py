@@ -95,7 +95,8 @@ class Showing:
         claim = claims.get(c // 13)
         if claim is not None:  # a card of a suit he said he had none of: the revoke is proven
             del h.voids[seat][c // 13]
-            self._flag_void_proof(seat, c, claim, True, out)
+            if claim[1] not in h.flagged_claims:  # (else flagged when that card was played)
+                self._flag_void_proof(seat, c, claim, True, out)
             h.show_proven.append((seat, claim[0]))
             del h.show_asked[seat]
         elif len(h.shown[seat]) >= 13 - h.played_count[seat]:

@@ -744,6 +744,27 @@ def test_played_mode_a_card_of_a_suit_claimed_in_an_earlier_trick_is_no_correcti
     assert m.hand.voids[2][Suit.H][:2] == (1, card("3C"))
 
 
+def test_played_mode_a_revoke_proven_at_once_is_not_flagged_again() -> None:
+    """A seat changing his card after a correction takes it back into his hand, where the
+    referee knows it: playing off the led suit then is flagged at once. The void claim the
+    same card made was proven again when he played that suit later: one revoke, two flags."""
+    m, _ = ready("court-piece", dealer=0, trump=Suit.C, knowledge="played")  # flag only
+    seats = [(m.hand.turn() + k) & 3 for k in range(4)]
+    m.apply(I.Play(seats[0], card("KH")))
+    m.apply(I.Play(seats[1], card("3C")))
+    m.apply(I.Play(seats[2], card("6H")))
+    m.apply(I.Play(seats[1], card("4H")))  # the revoker corrects
+    events = m.apply(I.Play(seats[2], card("2D")))  # the next changes: off hearts, holding 6H
+    assert [f.seat for f in of_type(events, RevokeFlagged)] == [seats[2]]
+    assert [p.card for p in of_type(events, RevokeProof)] == [card("6H")]  # his own, hidden
+    m.apply(I.Play(seats[3], card("AH")))
+    m.apply(I.CloseTrick())
+    while m.turn() != seats[2]:
+        m.apply(I.Play(m.turn(), next(c for c in cards("9S 8S 7S 5S") if c not in m.hand.played)))
+    m.apply(I.Play(seats[2], card("6H")))
+    assert [f.seat for f in of_type(m.events, RevokeFlagged)].count(seats[2]) == 1
+
+
 def test_played_mode_own_correction_under_a_court_penalty_ends_the_hand() -> None:
     """003: a caught revoke ends the hand at once with a court; a correction comes too
     late there, as in dealt mode, where the flag ends the hand before any correction."""
