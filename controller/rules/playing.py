@@ -117,6 +117,7 @@ class Playing:
                 out.append(CardNotCounted(seat, CARDS[int(move.card)], why))
                 return
         elif held == "replace":
+            self._flag_own_change(seat, c, out)
             self._take_back(seat, out)
         turn = h.turn()
         if turn != seat and not h.may_fill_gap(seat):
@@ -156,6 +157,22 @@ class Playing:
         self._check_card(seat, c)
         self._play(seat, c, out)
         return True
+
+    def _flag_own_change(self, seat: int, c: int, out: list[Event]) -> None:
+        """Played mode: a seat changing its card in a correction window shows, with a card
+        of the led suit, that the card it changes was a revoke too (dealt mode would have
+        flagged it when played). Recorded as a flag; corrected in time, it costs nothing."""
+        h = self.hand
+        led = h.led_suit()
+        if h.dealt_mode or led is None or led < 0 or c // 13 != led:
+            return
+        mine = next(tc for tc in h.trick if tc.seat == seat)
+        claim = h.voids[seat].get(led)
+        if claim is None or claim[1] != mine.card:
+            return
+        rule = FACE_DOWN_NOT_VOID if mine.face_down else claim[2]
+        flag_revoke(h, out, seat, None if mine.face_down else mine.card, h.trick_no, rule, led, c,
+                    f"did not follow {Suit(led).title}", proof_seen=True)
 
     def _close_short_deal(self, out: list[Event]) -> bool:
         """A card lands on a seat's spot once the call is made but before the deal reader

@@ -765,6 +765,21 @@ def test_played_mode_a_revoke_proven_at_once_is_not_flagged_again() -> None:
     assert [f.seat for f in of_type(m.events, RevokeFlagged)].count(seats[2]) == 1
 
 
+def test_played_mode_a_later_revoker_changing_to_the_led_suit_is_flagged_too() -> None:
+    """After the first revoker's correction, a seat that played after him may change his
+    card; if he had played off the led suit too, his card of that suit shows it was a
+    revoke as well. Dealt mode flags it when played; played mode records it now. Changed
+    in time, it costs nothing."""
+    m, _ = ready("rang", dealer=0, trump=Suit.C, knowledge="played")  # seat 1 leads
+    play(m, "KH 3C 5S")
+    m.apply(I.Play(2, card("4H")))  # seat 2 corrects
+    events = m.apply(I.Play(3, card("6H")))  # seat 3 changes: he had hearts as well
+    assert [(f.seat, f.card, f.proof) for f in of_type(events, RevokeFlagged)] == [(3, card("5S"), card("6H"))]
+    assert [e.card for e in of_type(events, CardTakenBack)] == [card("5S")]
+    events = m.apply(I.Play(0, card("AH")))
+    assert of_type(events, TrickWon) and not of_type(m.events, HandWon)
+
+
 def test_played_mode_own_correction_under_a_court_penalty_ends_the_hand() -> None:
     """003: a caught revoke ends the hand at once with a court; a correction comes too
     late there, as in dealt mode, where the flag ends the hand before any correction."""
