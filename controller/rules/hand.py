@@ -97,6 +97,10 @@ class Hand:
     #: the cards whose claim was proven false at once (a card he was known to hold): the
     #: claim stays, to be asked about, but proving it again flags nothing new
     flagged_claims: set[int] = field(default_factory=set)
+    #: played mode under a flag-only penalty: a revoke proven by a later card, (seat, its
+    #: trick, the trick the proof landed in), for the table to rule on until that trick
+    #: is over, as a flag in dealt mode can be while its trick is held
+    ruling_open: tuple[int, int, int] | None = None
     pending: Pending | None = None
     #: Rang's correction window: the revoker's place in the order of play (0 = the leader)
     #: once he has taken his card back; every seat from that place on may re-place its card.

@@ -357,6 +357,7 @@ class Playing:
         if self.options.revoke_penalty in (RevokePenalty.RANG, RevokePenalty.COURT):
             self._forfeit(seat, True, out, trick=claim[0])
             return True
+        h.ruling_open = (seat, claim[0], h.trick_no)
         return False
 
     def _flag_void_proof(self, seat: int, c: int, claim: tuple[int, int | None, str], shown: bool,
@@ -411,9 +412,15 @@ class Playing:
 
     def _on_penalty(self, move: I.ApplyPenalty, out: list[Event]) -> None:
         h = self.hand
+        court = self.options.revoke_penalty is not RevokePenalty.FLAG
+        if self.phase is Phase.PLAY and h.pending is None and h.ruling_open is not None \
+                and h.ruling_open[2] == h.trick_no:
+            seat, trick, _ = h.ruling_open
+            self._forfeit(seat, court, out, trick=trick)
+            return
         if self.phase is not Phase.PLAY or h.pending is None:
             raise WrongPhase("there is no flagged play waiting for a ruling")
-        self._forfeit(h.pending.seat, self.options.revoke_penalty is not RevokePenalty.FLAG, out)
+        self._forfeit(h.pending.seat, court, out)
 
     def _close_trick(self, out: list[Event]) -> None:
         """A held trick ends: an uncorrected flag now stands."""

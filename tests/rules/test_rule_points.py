@@ -796,6 +796,41 @@ def test_played_mode_own_correction_under_a_court_penalty_ends_the_hand() -> Non
     assert of_type(events, CourtsScored)
 
 
+def test_played_mode_the_table_may_rule_on_a_revoke_proven_later_under_a_flag_penalty() -> None:
+    """Sources 001/002 name no penalty: a flag is recorded and the table may still rule
+    with apply-penalty while the flagged trick is open. In played mode a revoke proven by
+    a later card is flagged in that card's trick: the table may rule until it is over."""
+    m, _ = ready("court-piece", dealer=0, trump=Suit.C, knowledge="played")  # flag only
+    seats = [(m.hand.turn() + k) & 3 for k in range(4)]
+    for seat, text in zip(seats, ("KH", "3D", "6H", "AH"), strict=True):  # seats[1] shows no hearts
+        m.apply(I.Play(seat, card(text)))
+    winner = m.hand.turn()
+    m.apply(I.Play(winner, card("QH")))
+    while m.turn() != seats[1]:
+        m.apply(I.Play(m.turn(), next(c for c in cards("9H 8H 7H") if c not in m.hand.played)))
+    events = m.apply(I.Play(seats[1], card("5H")))  # a heart: the revoke of trick 1 proven
+    assert [(f.seat, f.trick) for f in of_type(events, RevokeFlagged)] == [(seats[1], 1)]
+    assert not of_type(events, HandWon)
+    events = m.apply(I.ApplyPenalty())
+    (won,) = of_type(events, HandWon)
+    assert won.team != seats[1] % 2 and "revoke" in won.reason
+
+
+def test_played_mode_the_ruling_on_a_revoke_proven_later_ends_with_its_trick() -> None:
+    m, _ = ready("court-piece", dealer=0, trump=Suit.C, knowledge="played")
+    seats = [(m.hand.turn() + k) & 3 for k in range(4)]
+    for seat, text in zip(seats, ("KH", "3D", "6H", "AH"), strict=True):
+        m.apply(I.Play(seat, card(text)))
+    m.apply(I.Play(m.hand.turn(), card("QH")))
+    while m.turn() != seats[1]:
+        m.apply(I.Play(m.turn(), next(c for c in cards("9H 8H 7H") if c not in m.hand.played)))
+    m.apply(I.Play(seats[1], card("5H")))
+    while len(m.hand.trick) and m.turn() is not None:  # the trick is played out
+        m.apply(I.Play(m.turn(), next(c for c in cards("9H 8H 7H 4H") if c not in m.hand.played)))
+    with pytest.raises(WrongPhase):
+        m.apply(I.ApplyPenalty())
+
+
 def test_played_mode_suspicions_cleared_at_hand_end() -> None:
     """Referee: a void never contradicted is cleared when the hand ends, once the seat
     has shown its remaining cards and none is of that suit."""
