@@ -117,7 +117,7 @@ class Playing:
                 out.append(CardNotCounted(seat, CARDS[int(move.card)], why))
                 return
         elif held == "replace":
-            self._flag_own_change(seat, c, out)
+            self._flag_corrected(seat, c, out)
             self._take_back(seat, out)
         turn = h.turn()
         if turn != seat and not h.may_fill_gap(seat):
@@ -136,43 +136,39 @@ class Playing:
         flags it at once, then replaced, and those who played after it may change. Under
         a penalty that ends the hand at the flag (003) the hand ends. True if it was that."""
         h = self.hand
-        led = h.led_suit()
-        if h.dealt_mode or h.pending is not None or led is None or led < 0 or c // 13 != led:
+        found = None if h.pending is not None else self._flag_corrected(seat, c, out)
+        if found is None:
             return False
-        mine = next(tc for tc in h.trick if tc.seat == seat)
-        claim = h.voids[seat].get(led)
-        if claim is None or claim[1] != mine.card:  # (his card in this trick made the claim)
-            return False
-        del h.voids[seat][led]
-        rule = FACE_DOWN_NOT_VOID if mine.face_down else claim[2]
-        detail = f"did not follow {Suit(led).title}"
-        flag_revoke(h, out, seat, None if mine.face_down else mine.card, h.trick_no, rule, led, c, detail,
-                    proof_seen=True)
+        mine, rule = found
+        del h.voids[seat][c // 13]  # (before the hand may end: no showing asked for it)
         if self.options.revoke_penalty is RevokePenalty.COURT:
             self._forfeit(seat, True, out)
             out.append(CardNotCounted(seat, CARDS[c], "the hand ended with the revoke"))
             return True
-        h.pending = Pending(seat, mine.card, rule, c, detail)
+        h.pending = Pending(seat, mine.card, rule, c, f"did not follow {Suit(c // 13).title}")
         self._take_back(seat, out)
         self._check_card(seat, c)
         self._play(seat, c, out)
         return True
 
-    def _flag_own_change(self, seat: int, c: int, out: list[Event]) -> None:
-        """Played mode: a seat changing its card in a correction window shows, with a card
-        of the led suit, that the card it changes was a revoke too (dealt mode would have
-        flagged it when played). Recorded as a flag; corrected in time, it costs nothing."""
+    def _flag_corrected(self, seat: int, c: int, out: list[Event]) -> tuple[TrickCard, str] | None:
+        """Played mode: whether ``c``, a card of the led suit from a seat that played off
+        it in this trick, shows that card a revoke (its void claim false); if so it is
+        flagged, its proof ``c`` in view, and (that card, the rule) returned. Used for a
+        revoker's own correction and for a change in a correction window, which dealt mode
+        would have flagged when played; corrected in time, a change costs nothing."""
         h = self.hand
         led = h.led_suit()
         if h.dealt_mode or led is None or led < 0 or c // 13 != led:
-            return
+            return None
         mine = next(tc for tc in h.trick if tc.seat == seat)
         claim = h.voids[seat].get(led)
-        if claim is None or claim[1] != mine.card:
-            return
+        if claim is None or claim[1] != mine.card:  # (his card in this trick made the claim)
+            return None
         rule = FACE_DOWN_NOT_VOID if mine.face_down else claim[2]
         flag_revoke(h, out, seat, None if mine.face_down else mine.card, h.trick_no, rule, led, c,
                     f"did not follow {Suit(led).title}", proof_seen=True)
+        return mine, rule
 
     def _close_short_deal(self, out: list[Event]) -> bool:
         """A card lands on a seat's spot once the call is made but before the deal reader
