@@ -136,39 +136,37 @@ class Playing:
         flags it at once, then replaced, and those who played after it may change. Under
         a penalty that ends the hand at the flag (003) the hand ends. True if it was that."""
         h = self.hand
-        found = None if h.pending is not None else self._flag_corrected(seat, c, out)
-        if found is None:
+        if h.pending is not None or not self._flag_corrected(seat, c, out):
             return False
-        mine, rule = found
         del h.voids[seat][c // 13]  # (before the hand may end: no showing asked for it)
         if self.options.revoke_penalty is RevokePenalty.COURT:
             self._forfeit(seat, True, out)
             out.append(CardNotCounted(seat, CARDS[c], "the hand ended with the revoke"))
             return True
-        h.pending = Pending(seat, mine.card, rule, c, f"did not follow {Suit(c // 13).title}")
         self._take_back(seat, out)
+        self._open_correction(seat)
         self._check_card(seat, c)
         self._play(seat, c, out)
         return True
 
-    def _flag_corrected(self, seat: int, c: int, out: list[Event]) -> tuple[TrickCard, str] | None:
+    def _flag_corrected(self, seat: int, c: int, out: list[Event]) -> bool:
         """Played mode: whether ``c``, a card of the led suit from a seat that played off
         it in this trick, shows that card a revoke (its void claim false); if so it is
-        flagged, its proof ``c`` in view, and (that card, the rule) returned. Used for a
+        flagged, its proof ``c`` in view. Used for a
         revoker's own correction and for a change in a correction window, which dealt mode
         would have flagged when played; corrected in time, a change costs nothing."""
         h = self.hand
         led = h.led_suit()
-        if h.dealt_mode or led is None or led < 0 or c // 13 != led:
-            return None
+        if h.dealt_mode or c // 13 != led:  # (no led suit, or none yet: no card is of it)
+            return False
         mine = next(tc for tc in h.trick if tc.seat == seat)
         claim = h.voids[seat].get(led)
         if claim is None or claim[1] != mine.card:  # (his card in this trick made the claim)
-            return None
+            return False
         rule = FACE_DOWN_NOT_VOID if mine.face_down else claim[2]
         flag_revoke(h, out, seat, None if mine.face_down else mine.card, h.trick_no, rule, led, c,
                     f"did not follow {Suit(led).title}", proof_seen=True)
-        return mine, rule
+        return True
 
     def _close_short_deal(self, out: list[Event]) -> bool:
         """A card lands on a seat's spot once the call is made but before the deal reader
@@ -302,7 +300,7 @@ class Playing:
             # hand, the claim it makes now is still asked about at the hand's end.
             if led is not None and led >= 0 and suit != led and led not in h.voids[seat]:
                 h.voids[seat][led] = (h.trick_no, c, FOLLOW_SUIT)
-                if any(v[0] in (FOLLOW_SUIT, FACE_DOWN_NOT_VOID) and v[1] is not None for v in violations):
+                if any(v[0] in (FOLLOW_SUIT, FACE_DOWN_NOT_VOID) for v in violations):  # (proven: a card known his)
                     h.flagged_claims.add(c)  # flagged below: proven again later, not twice
                 out.append(VoidShown(seat, Suit(led), h.trick_no))
             if h.must_trump == seat and h.trump_public and suit != h.trump and h.trump not in h.voids[seat] \
@@ -382,12 +380,18 @@ class Playing:
         for suit in [s for s, claim in voids.items() if claim[1] == tc.card]:
             del voids[suit]
         if h.pending is not None and h.pending.seat == seat:
-            h.pending = None
-            h.correction_from = h.place(seat)
-            h.may_change = {t.seat for t in h.trick if h.place(t.seat) > h.correction_from}
+            self._open_correction(seat)
         else:
             h.may_change.discard(seat)  # one change each
         out.append(CardTakenBack(seat, None if tc.face_down else CARDS[tc.card], h.trick_no))
+
+    def _open_correction(self, seat: int) -> None:
+        """The flagged seat has taken its card back: the flag is answered, and those who
+        played after it may change their cards too (000)."""
+        h = self.hand
+        h.pending = None
+        h.correction_from = h.place(seat)
+        h.may_change = {t.seat for t in h.trick if h.place(t.seat) > h.correction_from}
 
     def _on_take_back(self, move: I.TakeBack, out: list[Event]) -> None:
         h = self.hand
@@ -412,7 +416,7 @@ class Playing:
         if self.phase is Phase.PLAY and h.pending is None and h.ruling_open is not None \
                 and h.ruling_open[2] == h.trick_no:
             seat, trick, _ = h.ruling_open
-            self._forfeit(seat, court, out, trick=trick)
+            self._forfeit(seat, False, out, trick=trick)  # (only a flag-only penalty leaves one open)
             return
         if self.phase is not Phase.PLAY or h.pending is None:
             raise WrongPhase("there is no flagged play waiting for a ruling")
