@@ -16,7 +16,9 @@ play. Ends with one summary line:
 ``vision_learn pictures=… used=… glyphs=… generic_right_pct=… learned_right_pct=…
 ratio_learned_to_generic=… generic_wrong_sure=… learned_wrong_sure=…
 generic_wrong_counted=… learned_wrong_counted=…`` (wrong reads at 0.9 or more, and at 0.5
-or more: those the tracker would count as plays).
+or more: those the tracker would count as plays), and for single-card photos
+``generic_also_counted=… learned_also_counted=…`` (photos where another card is counted
+beside the right one: ``courtpiece camera check`` reports the same).
 """
 
 from __future__ import annotations
@@ -131,6 +133,11 @@ def main(argv: list[str] | None = None) -> int:
         line += (
             f" generic_wrong_counted={generic['wrong_counted']}"
             f" learned_wrong_counted={own['wrong_counted']}"
+        )
+    if "also_counted" in generic:  # singles: another card counted beside the right one
+        line += (
+            f" generic_also_counted={generic['also_counted']}"
+            f" learned_also_counted={own['also_counted']}"
         )
     print(line)
     return 0

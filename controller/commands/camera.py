@@ -125,7 +125,7 @@ def run_learn(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from controller.atomic_file import replace_bytes
     from controller.runtime import DECK_FILE
     from vision.capture import DECK_ORDER
-    from vision.learn_deck import LearnReport, learn_deck, pictures
+    from vision.learn_deck import LearnReport, label_of, learn_deck, pictures
 
     out = out or sys.stdout
     folder = _captures(args, out, "learn")
@@ -136,9 +136,13 @@ def run_learn(args: argparse.Namespace, out: TextIO | None = None) -> int:
     for name, why in report.skipped:
         print(f"  passed over {name}: {why}", file=out)
     target = Path(args.out) if args.out else Path(args.state_dir) / DECK_FILE
-    missing = [c for c in DECK_ORDER if c not in report.cards]
-    if missing and len(learned.rank_y):
-        print(f"  not learned (no usable capture): {' '.join(missing)}", file=out)
+    captured = {label_of(p.name) for p in folder.iterdir()}
+    unusable = [c for c in DECK_ORDER if c in captured and c not in report.cards]
+    absent = [c for c in DECK_ORDER if c not in captured]
+    if unusable and len(learned.rank_y):
+        print(f"  not learned (no usable capture): {' '.join(unusable)}", file=out)
+    if absent and len(learned.rank_y):
+        print(f"  not learned (not captured): {' '.join(absent)}", file=out)
     if len(report.skipped) > PASSED_OVER_MOST * report.pictures and not args.force:
         print(
             f"camera learn: {len(report.skipped)} of {report.pictures} captures passed over: "
@@ -283,20 +287,30 @@ def _singles(  # noqa: ANN001
             skipped.append(card)
             continue
         saved, reads = session.single(card)
+        dry = DRY_RECORDING if recorded else "the camera gave no frame; stopping"
         if not saved:
-            print(DRY_RECORDING if recorded else "the camera gave no frame; stopping", file=out)
+            print(dry, file=out)
             failed = True
             rest = cards[n:]
             break
         taken += 1
         seen = "; ".join(
-            ", ".join(f"{c} {p:.2f}" for c, p in frame) or "nothing read" for frame in reads
+            ", ".join(f"{c} {p:.2f}" for c, p in sorted(frame, key=lambda r: -r[1]))
+            or "nothing read"
+            for frame in reads
         )
+        short = saved < session.frames_per_card
         why = _check(card, reads)
-        mark = "CHECK" if why else "ok"
-        print(f"  {mark:5} {card}: {saved} frames saved; the reader sees {seen}", file=out)
+        mark = "SHORT" if short else "CHECK" if why else "ok"
+        wanted = f" of {session.frames_per_card}" if short else ""
+        print(f"  {mark:5} {card}: {_frames(saved)}{wanted} saved; the reader sees {seen}", file=out)
         if why:
             print(f"        ({why})", file=out)
+        if short:  # the frames ran out inside this card's: the walk cannot go on
+            print(dry, file=out)
+            failed = True
+            rest = cards[n + 1 :]
+            break
     print(f"captured {_cards(taken)} in {session.folder}", file=out)
     for what, left in (("skipped", skipped), ("not reached", rest)):
         if left:
@@ -323,6 +337,10 @@ def _cards(n: int) -> str:
     return f"{n} card" if n == 1 else f"{n} cards"
 
 
+def _frames(n: int) -> str:
+    return f"{n} frame" if n == 1 else f"{n} frames"
+
+
 def _check(card: str, reads: list[list[tuple[str, float]]]) -> str | None:
     """Why the frames of ``card`` alone need a look, or None: a frame where it was not
     read, or where another card was read as surely as the referee counts a play (the
@@ -334,6 +352,11 @@ def _check(card: str, reads: list[list[tuple[str, float]]]) -> str | None:
         return "no frame read"
     if any(all(c != card for c, _ in frame) for frame in reads):
         return f"a frame where {card} is not read"
+    for frame in reads:  # the surest read of a frame is what the referee takes
+        mine = max(p for c, p in frame if c == card)
+        surer = [c for c, p in sorted(frame, key=lambda r: -r[1]) if c != card and p > mine]
+        if surer:
+            return f"a frame where {surer[0]} is read more surely than {card}"
     others = sorted({c for frame in reads for c, _ in counted_beside(card, frame)})
     if others:
         return f"also read, as surely as a play counts: {' '.join(others)}"

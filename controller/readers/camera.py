@@ -75,7 +75,15 @@ class OpenCVSource:
     def _open(self):  # noqa: ANN202 - a cv2.VideoCapture
         import cv2
 
-        cap = cv2.VideoCapture(self.device)
+        where = str(self.device)
+        if not self.live and "://" not in where and not Path(where).exists():
+            raise OSError(f"cannot open video {where!r}: no such file or folder")
+        quiet = cv2.utils.logging.getLogLevel()
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)  # our message says it
+        try:
+            cap = cv2.VideoCapture(self.device)
+        finally:
+            cv2.utils.logging.setLogLevel(quiet)
         if self.size is not None and self.live:
             cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
             cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])

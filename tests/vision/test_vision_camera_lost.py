@@ -74,8 +74,18 @@ def test_a_camera_that_is_not_there_is_looked_for_on_each_read() -> None:
 
 
 def test_a_video_file_that_is_not_there_is_refused_at_once(tmp_path: Path) -> None:
-    with pytest.raises(OSError, match="cannot open video"):
+    with pytest.raises(OSError, match="cannot open video .*none.avi': no such file or folder"):
         OpenCVSource(str(tmp_path / "none.avi"), size=None)
+
+
+def test_a_camera_that_is_not_there_is_said_once_without_opencvs_own_warnings(capfd) -> None:
+    """OpenCV's own warnings about a camera it cannot open (its source file and line) are
+    noise beside the referee's one sentence."""
+    source = OpenCVSource(NO_CAMERA)
+    with pytest.raises(OSError, match=f"cannot open camera {NO_CAMERA}"):
+        source.read()
+    source.close()
+    assert "WARN" not in capfd.readouterr().err
 
 
 def test_a_recording_that_ends_is_its_end_not_a_fault(tmp_path: Path) -> None:

@@ -268,7 +268,8 @@ def test_learn_keeps_the_deck_when_many_captures_are_not_what_their_names_say(
     assert run_learn(args(tmp_path), out) == 1
     text = out.getvalue()
     assert "2 of 4 captures passed over" in text and "left as it was" in text
-    assert "not learned (no usable capture): AS KS QS" in text  # the cards lacking
+    assert "not learned (no usable capture): QS 9D\n" in text  # captured, passed over
+    assert "not learned (not captured): AS KS JS TS" in text  # never in the folder
     assert deck.read_bytes() == b"the deck learned before"
     assert run_learn(args(tmp_path, force=True), io.StringIO()) == 0
     assert set(DeckGlyphs.load(deck).suit_y.tolist()) == {SUITS.index("H"), SUITS.index("C")}
