@@ -345,3 +345,16 @@ __all__ = [
     "parse_hands", "play", "play_script", "script_cards", "script_tricks", "snapshot", "strong_hands",
     "Card", "Suit", "card", "cards",
 ]
+
+
+def change_flagged_at_once(m: Match) -> tuple[list[int], list[Event]]:
+    """Played mode, the first trick led with the king of hearts: the second seat plays off
+    hearts and corrects with the four; the third, who played the six after him, changes it
+    for a diamond, holding the six he took back: flagged at once. (The seats in playing
+    order, the events of the change.)"""
+    seats = [(m.hand.turn() + k) & 3 for k in range(4)]
+    m.apply(I.Play(seats[0], card("KH")))
+    m.apply(I.Play(seats[1], card("3C")))
+    m.apply(I.Play(seats[2], card("6H")))
+    m.apply(I.Play(seats[1], card("4H")))  # the revoker corrects
+    return seats, m.apply(I.Play(seats[2], card("2D")))  # off hearts, holding the 6H

@@ -1,7 +1,7 @@
 """Played mode's own corrections and later proofs, pinned where a mutation run (bench/
 mutation.py at 2bafc57) found verdicts no test held: the suit a correction is judged by,
 what its flag says, what a court penalty records of the card, a correction with a card
-known to be another seat's, a claim proven at once and seen again (played, shown), the
+known to be another seat's, a claim proven at once and seen again at showing, the
 trick a ruling dates a later-proven revoke to, and the trick a hidden trump is revealed in
 when a revoke ends the hand mid-trick."""
 
@@ -14,7 +14,16 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from tablehelp import card, cards, complete_deal, deal, deal_first_batch, of_type, play  # noqa: E402
+from tablehelp import (  # noqa: E402
+    card,
+    cards,
+    change_flagged_at_once,
+    complete_deal,
+    deal,
+    deal_first_batch,
+    of_type,
+    play,
+)
 
 from controller.rules import Match, NotInHand, Suit, preset  # noqa: E402
 from controller.rules import inputs as I  # noqa: E402
@@ -88,27 +97,6 @@ def test_a_correction_with_a_card_known_to_be_another_seats_is_refused_and_leave
     assert len(of_type(m.events, RevokeFlagged)) == flags
 
 
-def test_a_claim_proven_at_once_closes_the_trick_when_its_suit_comes_as_the_fourth_card() -> None:
-    """A revoke flagged when it was played is not proven again by a later card of that
-    suit; that card is an ordinary play, and as a trick's fourth it closes the trick."""
-    m = played("court-piece")  # flag only
-    seats = [(m.hand.turn() + k) & 3 for k in range(4)]
-    m.apply(I.Play(seats[0], card("KH")))
-    m.apply(I.Play(seats[1], card("3C")))
-    m.apply(I.Play(seats[2], card("6H")))
-    m.apply(I.Play(seats[1], card("4H")))  # the revoker corrects
-    events = m.apply(I.Play(seats[2], card("2D")))  # the next changes: off hearts, holding 6H
-    assert [f.seat for f in of_type(events, RevokeFlagged)] == [seats[2]]
-    m.apply(I.Play(seats[3], card("AH")))
-    m.apply(I.CloseTrick())  # seats[3] won and leads: seats[2] plays last
-    for seat, c in zip(seats[3:] + seats[:2], cards("9S 8S 7S"), strict=True):
-        m.apply(I.Play(seat, c))
-    events = m.apply(I.Play(seats[2], card("6H")))
-    assert not of_type(events, RevokeFlagged)
-    (trick,) = of_type(events, TrickWon)
-    assert trick.trick == 2
-
-
 def test_a_hidden_trump_is_revealed_as_of_the_trick_a_revoke_ended_the_hand_in() -> None:
     """A hand ended in the middle of a trick by a revoke under a court penalty: the
     hidden trump is told as revealed in that trick, not the one before."""
@@ -149,12 +137,7 @@ def test_a_revoke_flagged_when_played_is_not_flagged_again_when_shown() -> None:
     """A seat flagged at once (it played off hearts holding a heart it had taken back) and
     asked to show hearts at the hand's end shows that heart: one revoke, one flag."""
     m = played("court-piece")
-    seats = [(m.hand.turn() + k) & 3 for k in range(4)]
-    m.apply(I.Play(seats[0], card("KH")))
-    m.apply(I.Play(seats[1], card("3C")))
-    m.apply(I.Play(seats[2], card("6H")))
-    m.apply(I.Play(seats[1], card("4H")))  # the revoker corrects
-    events = m.apply(I.Play(seats[2], card("2D")))  # the next changes: off hearts, holding 6H
+    seats, events = change_flagged_at_once(m)
     assert [f.seat for f in of_type(events, RevokeFlagged)] == [seats[2]]
     m.apply(I.ApplyPenalty())
     events = m.apply(I.ShowCard(seats[2], card("6H")))

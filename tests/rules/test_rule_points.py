@@ -19,6 +19,7 @@ from tablehelp import (  # noqa: E402
     banded_hands,
     card,
     cards,
+    change_flagged_at_once,
     complete_deal,
     deal,
     deal_first_batch,
@@ -749,20 +750,16 @@ def test_played_mode_a_revoke_proven_at_once_is_not_flagged_again() -> None:
     referee knows it: playing off the led suit then is flagged at once. The void claim the
     same card made was proven again when he played that suit later: one revoke, two flags."""
     m, _ = ready("court-piece", dealer=0, trump=Suit.C, knowledge="played")  # flag only
-    seats = [(m.hand.turn() + k) & 3 for k in range(4)]
-    m.apply(I.Play(seats[0], card("KH")))
-    m.apply(I.Play(seats[1], card("3C")))
-    m.apply(I.Play(seats[2], card("6H")))
-    m.apply(I.Play(seats[1], card("4H")))  # the revoker corrects
-    events = m.apply(I.Play(seats[2], card("2D")))  # the next changes: off hearts, holding 6H
+    seats, events = change_flagged_at_once(m)
     assert [f.seat for f in of_type(events, RevokeFlagged)] == [seats[2]]
     assert [p.card for p in of_type(events, RevokeProof)] == [card("6H")]  # his own, hidden
     m.apply(I.Play(seats[3], card("AH")))
-    m.apply(I.CloseTrick())
+    m.apply(I.CloseTrick())  # seats[3] won and leads: seats[2] plays last
     while m.turn() != seats[2]:
         m.apply(I.Play(m.turn(), next(c for c in cards("9S 8S 7S 5S") if c not in m.hand.played)))
-    m.apply(I.Play(seats[2], card("6H")))
+    events = m.apply(I.Play(seats[2], card("6H")))  # an ordinary play: the trick's fourth
     assert [f.seat for f in of_type(m.events, RevokeFlagged)].count(seats[2]) == 1
+    assert [t.trick for t in of_type(events, TrickWon)] == [2]
 
 
 def test_played_mode_a_later_revoker_changing_to_the_led_suit_is_flagged_too() -> None:
