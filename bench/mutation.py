@@ -94,7 +94,8 @@ PARTS = {
                     "tests/service/test_kill.py", "equivalent_mutants_referee.txt",
                     tuple(f"tests/service/test_{t}.py" for t in (
                         "table_events", "messages", "referee", "verdicts_referee", "mixed_readers",
-                        "short_deal", "move_timer", "match_clock", "pinned_referee")),
+                        "short_deal", "move_timer", "match_clock", "pinned_referee",
+                        "zones_in_use")),
                     ("tests/service/tablekit.py",)),
 }
 

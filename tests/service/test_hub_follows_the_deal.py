@@ -1,39 +1,15 @@
 """The referee tells the reader hub which zones matter: the deal spot alone while the
 cards of a read deal come (plus the trump spot once a trump may be put down), every
-zone otherwise. Against the real chain: virtual hub on a pty, driver, deck map, referee."""
+zone otherwise. Against the real chain: virtual hub on a pty, driver, deck map, referee.
+(The referee's answer alone, in process: test_zones_in_use.py.)"""
 
 from __future__ import annotations
 
 from controller.readers.sightings import ALL_ZONES
-from controller.referee.referee import SIGHTING, Referee
+from controller.referee.referee import SIGHTING
 from controller.rules import Phase
 from tests.readers.test_hub_driver import wait_until
-from tests.service.tablekit import STORY_HANDS, deal_sightings, new_match_args, see
-
-
-def test_the_zones_that_matter_follow_a_dealt_hand() -> None:
-    r = Referee()
-    assert r.zones_in_use() is None  # no match: every zone
-    r.command("new-match", new_match_args("court-piece"))
-    assert r.zones_in_use() == ("deal",)
-    order = deal_sightings(STORY_HANDS)
-    for card in order[:20]:
-        see(r, "deal", card)
-    assert r.zones_in_use() == ("deal", "trump")  # the caller may put a trump down now
-    r.command("call-trump", {"suit": "S"})
-    assert r.zones_in_use() == ("deal",)
-    for card in order[20:51]:
-        see(r, "deal", card)
-    assert r.zones_in_use() == ("deal",)
-    see(r, "deal", order[51])
-    assert r.match is not None and r.match.phase is Phase.PLAY
-    assert r.zones_in_use() is None
-
-
-def test_a_played_mode_match_reads_no_deal_so_every_zone_is_polled() -> None:
-    r = Referee()
-    r.command("new-match", new_match_args("court-piece", knowledge="played"))
-    assert r.zones_in_use() is None
+from tests.service.tablekit import STORY_HANDS, deal_sightings, new_match_args
 
 
 def test_the_hub_polls_the_deal_spot_alone_while_the_cards_come_over_it(table) -> None:  # type: ignore[no-untyped-def]
