@@ -152,9 +152,9 @@ class Playing:
     def _flag_corrected(self, seat: int, c: int, out: list[Event]) -> bool:
         """Played mode: whether ``c``, a card of the led suit from a seat that played off
         it in this trick, shows that card a revoke (its void claim false); if so it is
-        flagged, its proof ``c`` in view. Used for a
-        revoker's own correction and for a change in a correction window, which dealt mode
-        would have flagged when played; corrected in time, a change costs nothing."""
+        flagged, its proof ``c`` in view. Used for a revoker's own correction and for a
+        change in a correction window, which dealt mode would have flagged when played;
+        corrected in time, a change costs nothing."""
         h = self.hand
         led = h.led_suit()
         if h.dealt_mode or c // 13 != led:  # (no led suit, or none yet: no card is of it)
