@@ -165,7 +165,8 @@ class Ending:
         if not h.dealt_mode:
             for seat in range(4):
                 for suit in sorted(h.voids[seat]):
-                    out.append(SuspicionCleared(seat, Suit(suit)))
+                    if h.voids[seat][suit][1] not in h.flagged_claims:  # (else proven: flagged)
+                        out.append(SuspicionCleared(seat, Suit(suit)))
                 h.voids[seat].clear()
         # a hidden trump the table keeps hidden after the hand (reveal_at_hand_end off,
         # never asked for) is no part of the hand's public record: its suit is the secret

@@ -53,9 +53,13 @@ class Showing:
         # A seat that has played all its cards has nothing left to hide: a card of the
         # claimed suit would have come out in a later trick and proven the revoke then.
         # Every open claim is asked about, even on a side that already forfeits the hand:
-        # the score may not change, but every revoke is proven and on the record.
-        asked = {seat: dict(h.voids[seat]) for seat in range(4)
-                 if h.voids[seat] and h.played_count[seat] < 13}
+        # the score may not change, but every revoke is proven and on the record. Not a
+        # claim whose card was flagged when played (a card the referee knew proved it):
+        # that revoke is on the record already, and was ruled on, or let go, then, as in
+        # dealt mode.
+        claims = [{s: claim for s, claim in h.voids[seat].items() if claim[1] not in h.flagged_claims}
+                  for seat in range(4)]
+        asked = {seat: claims[seat] for seat in range(4) if claims[seat] and h.played_count[seat] < 13}
         if not asked:
             return False
         h.show_done = True
@@ -95,8 +99,7 @@ class Showing:
         claim = claims.get(c // 13)
         if claim is not None:  # a card of a suit he said he had none of: the revoke is proven
             del h.voids[seat][c // 13]
-            if claim[1] not in h.flagged_claims:  # (else flagged when that card was played)
-                self._flag_void_proof(seat, c, claim, True, out)
+            self._flag_void_proof(seat, c, claim, True, out)
             h.show_proven.append((seat, claim[0]))
             del h.show_asked[seat]
         elif len(h.shown[seat]) >= 13 - h.played_count[seat]:

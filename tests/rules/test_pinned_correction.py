@@ -1,7 +1,7 @@
 """Played mode's own corrections and later proofs, pinned where a mutation run (bench/
 mutation.py at 2bafc57) found verdicts no test held: the suit a correction is judged by,
 what its flag says, what a court penalty records of the card, a correction with a card
-known to be another seat's, a claim proven at once and seen again at showing, the
+known to be another seat's, a revoke proven at once not asked about again at showing, the
 trick a ruling dates a later-proven revoke to, and the trick a hidden trump is revealed in
 when a revoke ends the hand mid-trick."""
 
@@ -35,6 +35,8 @@ from controller.rules.events import (  # noqa: E402
     HandWon,
     PlayAccepted,
     RevokeFlagged,
+    ShowAsked,
+    SuspicionCleared,
     TrickWon,
     TrumpRevealed,
 )
@@ -133,17 +135,19 @@ def test_a_ruling_on_a_revoke_proven_later_dates_it_to_the_trick_it_was_made_in(
     assert not [c for c in of_type(events, CourtsScored) if "revoke" in c.reason]  # a flag-only penalty
 
 
-def test_a_revoke_flagged_when_played_is_not_flagged_again_when_shown() -> None:
-    """A seat flagged at once (it played off hearts holding a heart it had taken back) and
-    asked to show hearts at the hand's end shows that heart: one revoke, one flag."""
+def test_a_revoke_flagged_when_played_is_not_asked_about_again_at_the_hands_end() -> None:
+    """A seat flagged at once (it played off hearts holding a heart it had taken back)
+    is not asked to show hearts when the hand ends: that revoke is on the record, and the
+    table ruled on it (or let it go) then, as in dealt mode. Here the table rules at once,
+    nobody else has a claim open, and the hand is scored without a showing."""
     m = played("court-piece")
     seats, events = change_flagged_at_once(m)
     assert [f.seat for f in of_type(events, RevokeFlagged)] == [seats[2]]
-    m.apply(I.ApplyPenalty())
-    events = m.apply(I.ShowCard(seats[2], card("6H")))
-    assert not of_type(events, RevokeFlagged)
+    events = m.apply(I.ApplyPenalty())
+    assert not of_type(events, ShowAsked)
+    assert not of_type(events, SuspicionCleared)  # proven, not cleared
     (won,) = of_type(events, HandWon)
-    assert won.team != seats[2] % 2
+    assert won.team != seats[2] % 2 and won.reason == f"revoke by seat {seats[2]}"
 
 
 def test_a_caller_correcting_his_face_down_card_keeps_it_secret() -> None:

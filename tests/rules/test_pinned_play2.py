@@ -50,6 +50,7 @@ from controller.rules.events import (  # noqa: E402
     ProofShown,
     RevokeFlagged,
     RevokeProof,
+    ShowAsked,
     TrickWon,
     TrumpCalled,
     VoidShown,
@@ -182,7 +183,8 @@ def test_a_proof_that_is_the_hidden_trump_stays_down_unless_the_table_shows_it(r
     m = hidden_rung_court(reveal, I.HideTrump(0, card("2H")))
     events = play_script(m, [(1, card("AH")), (2, card("KH")), (3, card("QH")), (0, card("2D"))])
     assert [p.card for p in of_type(events, RevokeProof)] == [card("2H")]
-    assert m.phase is Phase.SHOW  # the hand is over (seats are asked to show)
+    # the hand is over, and nobody is asked to show: the revoke was proven at once
+    assert of_type(events, HandWon) and not of_type(events, ShowAsked)
     assert [p.card for p in of_type(events, ProofShown)] == ([card("2H")] if reveal else [])
 
 
@@ -210,9 +212,7 @@ def test_a_hidden_trump_kept_down_stays_out_of_the_hands_record(reveal: bool) ->
     secret kept; shown at the hand's end, they name it."""
     m = hidden_rung_court(reveal, I.HideTrump(0, card("2H")))  # hearts hidden
     events = play_script(m, [(1, card("AH")), (2, card("KH")), (3, card("QH")), (0, card("2D"))])
-    assert m.phase is Phase.SHOW  # the court for the revoke ended the hand
-    events += m.apply(I.SkipShowing())
-    (won,) = of_type(events, HandWon)
+    (won,) = of_type(events, HandWon)  # the court for the revoke ended the hand
     assert won.trump == (Suit.H if reveal else None)
     assert m.history[-1]["trump"] == ("H" if reveal else None)
     assert ('"trump": "H"' in json.dumps(m.history)) is reveal
