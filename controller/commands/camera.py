@@ -343,7 +343,8 @@ def _frames(n: int) -> str:
 
 def _check(card: str, reads: list[list[tuple[str, float]]]) -> str | None:
     """Why the frames of ``card`` alone need a look, or None: a frame where it was not
-    read, or where another card was read as surely as the referee counts a play (the
+    read, where another card was read more surely than it (the frame's read, for the
+    referee), or where another card was read as surely as the referee counts a play (the
     card alone on the table: anything else counted is a play that never happened).
     ``reads``: each frame's cards and their confidences."""
     from vision.capture import counted_beside

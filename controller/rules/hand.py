@@ -95,7 +95,8 @@ class Hand:
     #: suit a seat claimed to hold none of
     voids: list[dict[int, tuple[int, int | None, str]]] = field(default_factory=lambda: [{}, {}, {}, {}])
     #: the cards whose claim was proven false at once (a card he was known to hold): the
-    #: claim stays, to be asked about, but proving it again flags nothing new
+    #: claim stays (no new one for that suit), but proving it again flags nothing new,
+    #: and it is neither asked about nor cleared at the hand's end
     flagged_claims: set[int] = field(default_factory=set)
     #: played mode under a flag-only penalty: a revoke proven by a later card, (seat, its
     #: trick, the trick the proof landed in), for the table to rule on until that trick

@@ -412,7 +412,6 @@ class Playing:
 
     def _on_penalty(self, move: I.ApplyPenalty, out: list[Event]) -> None:
         h = self.hand
-        court = self.options.revoke_penalty is not RevokePenalty.FLAG
         if self.phase is Phase.PLAY and h.pending is None and h.ruling_open is not None \
                 and h.ruling_open[2] == h.trick_no:
             seat, trick, _ = h.ruling_open
@@ -420,7 +419,7 @@ class Playing:
             return
         if self.phase is not Phase.PLAY or h.pending is None:
             raise WrongPhase("there is no flagged play waiting for a ruling")
-        self._forfeit(h.pending.seat, court, out)
+        self._forfeit(h.pending.seat, self.options.revoke_penalty is not RevokePenalty.FLAG, out)
 
     def _close_trick(self, out: list[Event]) -> None:
         """A held trick ends: an uncorrected flag now stands."""
