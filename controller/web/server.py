@@ -54,7 +54,8 @@ class WebLimits:
     max_header_bytes: int = 16 * 1024
     ws_max_size: int = 64 * 1024
     #: connections the kernel queues and asyncio accepts in one go, before the cap above
-    #: can close any: worst case ~ max_connections + 2 * backlog files
+    #: can close any, and how far over the cap room may be made a moment later (see
+    #: ``_make_room``): worst case ~ max_connections + 3 * backlog files
     backlog: int = 64
     allowed_hosts: tuple[str, ...] = field(default_factory=tuple)
     #: uvicorn's own cap (None: :data:`UVICORN_CAP_TIMES` ``× max_connections``)
@@ -183,6 +184,7 @@ class GuardedH11Protocol(H11Protocol):
         self._header_timer: asyncio.TimerHandle | None = None
         self._body_timer: asyncio.TimerHandle | None = None
         self._upgraded = False
+        self._served = False
         if _key_of(self) in KIOSK:
             # the table screen is never turned away by uvicorn's cap either: a kiosk
             # that reloaded during a flood got a 503 page and stayed on it for good
@@ -217,8 +219,13 @@ class GuardedH11Protocol(H11Protocol):
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
+        self._served = True
         if not self.transport.is_closing():
             self._arm_header_timer()  # the next request on this connection gets its own deadline
+
+    def served_one(self) -> bool:
+        """True once a response has gone out whole on this connection (kept alive since)."""
+        return self._served
 
     def waiting_for_headers(self) -> bool:
         """True while no complete request has arrived (nothing is being served)."""
@@ -266,7 +273,7 @@ class GuardedH11Protocol(H11Protocol):
             # that went away; nothing is parsed from the half body.
             self.transport.close()
 
-    def _make_room(self) -> None:
+    def _make_room(self, again: bool = False) -> None:
         """Over a cap: drop the oldest idle connection (of this address first; at least
         :data:`IDLE_GRACE` old, never the table screen's); over the total cap with none
         idle (every one a WebSocket held open), the newest of another address holding
@@ -276,7 +283,16 @@ class GuardedH11Protocol(H11Protocol):
         addresses holding every WebSocket they may, many holding one each, or many
         reconnecting without pause, cannot keep a new player, or the table screen
         reloading, out, nor put out a player already in. Addresses count as the PIN
-        delays count them (an IPv6 /64 is one)."""
+        delays count them (an IPv6 /64 is one).
+
+        While other addresses' connections are pages being loaded or have sent nothing
+        yet (:data:`LOADING_GRACE`), a held connection is not put out for them: the room
+        is made :data:`LOADING_GRACE` later (``again``), when they have shown what they
+        are (a WebSocket, the newest; idle; a page loaded), up to ``backlog`` over the
+        cap; past that, the oldest that has sent nothing (under :data:`IDLE_GRACE`) goes.
+        A flood's burst is all such: its connections were neither idle long enough nor
+        settled, so the players' WebSockets were the only ones left to put out, all ten
+        within a millisecond of a flood's start."""
         me = _key_of(self)
         # a WebSocket already let go stays in the set until its close is done: counted
         # on, it was picked again by the next newcomer, so a burst of them put out one
@@ -293,8 +309,10 @@ class GuardedH11Protocol(H11Protocol):
         idle = [p for p in pool if p is not self and isinstance(p, GuardedH11Protocol) and p.waiting_for_headers()
                 and (pool is mine or _key_of(p) not in KIOSK)  # the table screen's are never let go
                 # the grace is for another address's page load: one address past its own
-                # cap (a browser opens six at most) gives up its oldest idle one at once
-                and (pool is mine or now - p.opened >= IDLE_GRACE)]
+                # cap (a browser opens six at most) gives up its oldest idle one at once;
+                # nor is one kept alive after an answer let be (a browser sends a request
+                # again on a kept-alive connection closed under it)
+                and (pool is mine or p.served_one() or now - p.opened >= IDLE_GRACE)]
         victim = min(idle, key=lambda p: p.opened) if idle else self
         if not idle and pool is not mine:
             # the table screen (a browser on the Pi itself) is never the one let go
@@ -319,10 +337,28 @@ class GuardedH11Protocol(H11Protocol):
                 # first an address reconnecting without pause, then the one holding the
                 # most (a browser's few as one), then the one whose connections came
                 # last: a player's phone has held its socket longest, a flood's come and go
-                busiest = max(others, key=lambda k: (self._reconnecting(k), _as_held(len(held[k])), newest(k)))
+                busiest = max(others, key=lambda k: (self._reconnecting(k), _as_held(len(held[k])),
+                                                     self._reopened(k), newest(k)))
                 # and a flood reconnecting never puts out an address that is not
                 if me in KIOSK or self._reconnecting(busiest) >= self._reconnecting(me):
                     victim = max(others[busiest], key=lambda p: getattr(p, "opened", 0.0))
+            if victim is not self and not again:
+                # another address's pages being loaded, or connections that have sent
+                # nothing yet: what they are is known LOADING_GRACE later
+                young = [p for p in live if p is not self and _key_of(p) != me and _key_of(p) not in KIOSK
+                         and _loading(p, now)]
+                if young:
+                    if len(live) <= self.limits.max_connections + self.limits.backlog:
+                        self.loop.call_later(LOADING_GRACE, self._make_room, True)
+                        return
+                    # past that, one that has sent nothing goes first (a flood's many)
+                    silent = [p for p in young if p.waiting_for_headers() and now - p.opened < IDLE_GRACE]
+                    victim = min(silent, key=lambda p: p.opened) if silent else victim
+            elif victim is self and again and (self.transport.is_closing() or self.loading(now)):
+                # gone meanwhile (the room it asked for is made all the same: the server
+                # may still be over its cap), or its page is being loaded: over the cap
+                # until it is done
+                return
         if isinstance(victim, GuardedH11Protocol):
             # counted out at once (its close is not); a WebSocket's own connection_lost
             # removes it, and would fail on one already gone (a KeyError, its cleanup cut)
@@ -335,6 +371,13 @@ class GuardedH11Protocol(H11Protocol):
         page's requests have none; a flood of uploads whose bodies never come, each
         replaced within the grace, put out every player's WebSocket instead)."""
         return not self._upgraded and now - self.opened < LOADING_GRACE and not self.receiving_body()
+
+    def _reopened(self, key: str) -> float:
+        """WebSockets an address opened again in the last minute, past its first: a
+        flood put out and back at once has some, a player holding his none (nor a phone
+        that has just come: counted on its first, it went before a flood that never
+        opens one)."""
+        return max(0.0, self.recent_opens.count(key) - 1.0)
 
     def _reconnecting(self, key: str) -> float:
         """How hard an address reconnects: its opens in the last minute, or 0 for an
