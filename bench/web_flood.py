@@ -8,18 +8,22 @@ WebSocket and reconnect as the page does (after a pause) when put out. Then a fl
 - ``ws``: each holds a WebSocket and reopens it at once when put out;
 - ``page``: each asks for ``/api/state``, keeps the connection alive after the answer, and
   reopens it at once when closed;
-- ``churn``: each opens a WebSocket, drops it after 0.3 s, and opens another.
+- ``churn``: each opens a WebSocket, drops it after 0.3 s, and opens another;
+- ``pending``: each sends a POST's headers and never its body, reopening at once when
+  closed.
 
 Every 1.5 s a new phone (a new address) loads the page (three requests together) and
 opens its WebSocket; it counts as served if all three are answered 200 and its WebSocket
 is still open a second later. The baseline is the same players and new phones over a
 quiet stretch of the same length in the same run.
 
-    .venv/bin/python bench/web_flood.py [--mode all|ws|page|churn] [--seconds 30] [--flood 260]
+    .venv/bin/python bench/web_flood.py [--mode all|ws|page|churn|pending] [--seconds 30] [--flood 260]
 
-One line per mode, then the summary:
-``web_flood modes=3 worst_live_ratio=… players_put_out=… probes_ok=…/… quiet_probes_ok=…/…``
-(``live_ratio``: the players' time connected under the flood over that in quiet).
+The table screen's own browser (loopback, 127.0.0.1) holds its WebSocket too. One line
+per mode, then the summary: ``web_flood modes=4 worst_live_ratio=… players_put_out=…
+probes_ok=…/… quiet_probes_ok=…/… screen_live=… screen_put_out=… tracebacks=…``
+(``live_ratio``: the players' time connected under the flood over that in quiet;
+``screen_live``: the table screen's, its lowest under any flood).
 """
 
 from __future__ import annotations
@@ -135,6 +139,10 @@ async def flooder(port: int, source: str, mode: str, until: float, opens: list[i
         try:
             if mode == "page":
                 reader, writer = await kept_page(port, source)
+            elif mode == "pending":
+                reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+                writer.write(b"POST /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n"
+                             b"Content-Length: 60000\r\n\r\n{")
             else:
                 reader, writer = await open_websocket(port, source)
             opens[0] += 1
@@ -152,10 +160,11 @@ async def stretch(port: int, seconds: float, mode: str | None, flood: int, net: 
     stretch its own players' and phones' addresses (127.0.NET.x, 127.2.NET.x)."""
     until = time.monotonic() + seconds
     players = [Player(f"127.0.{net}.{2 + k}") for k in range(10)]
+    screen = Player("127.0.0.1")  # the table screen's own browser, on the Pi
     phone_prefix = f"127.2.{net}"
     served: list[bool] = []
     opens = [0]
-    tasks = [asyncio.create_task(p.play(port, until)) for p in players]
+    tasks = [asyncio.create_task(p.play(port, until)) for p in (*players, screen)]
     tasks.append(asyncio.create_task(new_phones(port, until, phone_prefix, served)))
     if mode:
         await asyncio.sleep(1.0)  # the players are in before the flood starts
@@ -164,18 +173,19 @@ async def stretch(port: int, seconds: float, mode: str | None, flood: int, net: 
     await asyncio.gather(*tasks)
     return {"live": sum(p.live for p in players) / (len(players) * seconds),
             "put_out": sum(p.put_out for p in players), "served": sum(served), "phones": len(served),
+            "screen_live": screen.live / seconds, "screen_put_out": screen.put_out,
             "opens": opens[0]}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--mode", default="all", choices=["all", "ws", "page", "churn"])
+    ap.add_argument("--mode", default="all", choices=["all", "ws", "page", "churn", "pending"])
     ap.add_argument("--seconds", type=float, default=30.0)
     ap.add_argument("--flood", type=int, default=260)
     args = ap.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the flood's sockets, client side
-    modes = ["ws", "page", "churn"] if args.mode == "all" else [args.mode]
+    modes = ["ws", "page", "churn", "pending"] if args.mode == "all" else [args.mode]
     port = free_port()
     log = tempfile.NamedTemporaryFile(prefix="web-flood-", suffix=".log", delete=False)  # noqa: SIM115
     server = subprocess.Popen([sys.executable, "-c", SERVER, str(port)], cwd=REPO, stdout=log,
@@ -188,6 +198,7 @@ def main() -> None:
             except OSError:
                 time.sleep(0.1)
         worst, put_out, served, phones, quiet_served, quiet_phones = 1e9, 0, 0, 0, 0, 0
+        screen_live, screen_put_out = 1.0, 0
         for n, mode in enumerate(modes):
             quiet = asyncio.run(stretch(port, args.seconds, None, 0, 10 + 2 * n))
             loud = asyncio.run(stretch(port, args.seconds, mode, args.flood, 11 + 2 * n))
@@ -198,14 +209,18 @@ def main() -> None:
             phones += int(loud["phones"])
             quiet_served += int(quiet["served"])
             quiet_phones += int(quiet["phones"])
+            screen_live = min(screen_live, loud["screen_live"])
+            screen_put_out += int(loud["screen_put_out"])
             print(f"{mode}: players live {loud['live']:.3f} (quiet {quiet['live']:.3f}), put out "
                   f"{int(loud['put_out'])}, new phones served {int(loud['served'])}/{int(loud['phones'])} "
-                  f"(quiet {int(quiet['served'])}/{int(quiet['phones'])}), flood opened {int(loud['opens'])}",
+                  f"(quiet {int(quiet['served'])}/{int(quiet['phones'])}), table screen live {loud['screen_live']:.3f} "
+                  f"put out {int(loud['screen_put_out'])}, flood opened {int(loud['opens'])}",
                   flush=True)
             time.sleep(6)  # kept-alive connections time out between modes
         tracebacks = Path(log.name).read_text(errors="replace").count("Traceback")
         print(f"web_flood modes={len(modes)} worst_live_ratio={worst:.3f} players_put_out={put_out} "
-              f"probes_ok={served}/{phones} quiet_probes_ok={quiet_served}/{quiet_phones} tracebacks={tracebacks}")
+              f"probes_ok={served}/{phones} quiet_probes_ok={quiet_served}/{quiet_phones} "
+              f"screen_live={screen_live:.3f} screen_put_out={screen_put_out} tracebacks={tracebacks}")
     finally:
         server.terminate()
         server.wait(10)

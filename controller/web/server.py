@@ -120,6 +120,10 @@ LOADING_GRACE = 3.0
 #: ``max_connections + 16`` a flood of WebSocket churn (405 tasks) or slow uploads (399)
 #: passed it, and new phones and the table screen reloading got 503 on every page.
 UVICORN_CAP_TIMES = 4
+#: An address that connects again sooner than this after the server put one of its
+#: connections out came straight back, as a flood does: a browser's page waits longer
+#: before it reconnects (the dashboard's live.js 0.3 s at the least).
+CAME_BACK_AT_ONCE = 0.2
 
 
 class RecentOpens:
@@ -167,6 +171,19 @@ def _closing(p: Any) -> bool:
     return transport is not None and transport.is_closing()
 
 
+def _receiving_body(p: Any) -> bool:
+    return isinstance(p, GuardedH11Protocol) and p.receiving_body()
+
+
+def _waits_for_body(ps: list[Any]) -> bool:
+    """Whether one of ``ps`` is a request waiting for its body: among addresses holding
+    as many, one of those goes before a WebSocket. A flood of POSTs whose bodies never
+    come, each answered and reopened within a second, was always newer than a phone's
+    WebSocket but for the moment after it opened, and the next newcomer came within
+    it: a phone that joined during such a flood was put out as soon as it was in."""
+    return any(_receiving_body(p) for p in ps)
+
+
 def _loading(p: Any, now: float) -> bool:
     return isinstance(p, GuardedH11Protocol) and p.loading(now)
 
@@ -177,6 +194,10 @@ class GuardedH11Protocol(H11Protocol):
     limits: WebLimits = WebLimits()
     #: one per server (:func:`make_server` gives each its own subclass)
     recent_opens: RecentOpens = RecentOpens()
+    #: times each address came straight back after being put out (:data:`CAME_BACK_AT_ONCE`)
+    came_back: RecentOpens = RecentOpens()
+    #: when each address last had a connection put out
+    put_out_at: dict[str, float] = {}
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -185,17 +206,25 @@ class GuardedH11Protocol(H11Protocol):
         self._body_timer: asyncio.TimerHandle | None = None
         self._upgraded = False
         self._served = False
+        self._last_data = self.opened
         if _key_of(self) in KIOSK:
             # the table screen is never turned away by uvicorn's cap either: a kiosk
             # that reloaded during a flood got a 503 page and stayed on it for good
             self.limit_concurrency = None
         self._arm_header_timer()
+        out_at = self.put_out_at.get(_key_of(self))
+        if out_at is not None and self.opened - out_at < CAME_BACK_AT_ONCE:
+            self.came_back.opened(_key_of(self), self.opened)
         self._make_room()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_header_timer()
         self._cancel_body_timer()
         super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        self._last_data = time.monotonic()
+        super().data_received(data)
 
     def handle_events(self) -> None:
         super().handle_events()
@@ -246,6 +275,12 @@ class GuardedH11Protocol(H11Protocol):
         if not self.transport.is_closing() and self.waiting_for_headers():
             self.transport.close()
 
+    def stalled(self, now: float) -> bool:
+        """True while a body is due and nothing has come for :data:`IDLE_GRACE`: a real
+        upload's bytes flow; a flood's headers whose body never comes hold their place
+        as long as the body deadline lets them."""
+        return self.receiving_body() and now - self._last_data >= IDLE_GRACE
+
     def receiving_body(self) -> bool:
         """True while a request's headers are in and its body is not (whether or not
         the route is reading it)."""
@@ -279,7 +314,8 @@ class GuardedH11Protocol(H11Protocol):
         idle (every one a WebSocket held open), the newest of another address holding
         as many as this one or more (up to :data:`BROWSER_SOCKETS`, as one), the one
         reconnecting hardest first (:class:`RecentOpens`), then the one holding the
-        most; else this one. So a few
+        most, then one waiting for a request's body; else this one. A connection idle
+        after an answer, or whose body has stopped coming, counts as idle. So a few
         addresses holding every WebSocket they may, many holding one each, or many
         reconnecting without pause, cannot keep a new player, or the table screen
         reloading, out, nor put out a player already in. Addresses count as the PIN
@@ -306,13 +342,15 @@ class GuardedH11Protocol(H11Protocol):
         else:
             return
         now = time.monotonic()
-        idle = [p for p in pool if p is not self and isinstance(p, GuardedH11Protocol) and p.waiting_for_headers()
+        idle = [p for p in pool if p is not self and isinstance(p, GuardedH11Protocol)
                 and (pool is mine or _key_of(p) not in KIOSK)  # the table screen's are never let go
                 # the grace is for another address's page load: one address past its own
                 # cap (a browser opens six at most) gives up its oldest idle one at once;
                 # nor is one kept alive after an answer let be (a browser sends a request
-                # again on a kept-alive connection closed under it)
-                and (pool is mine or p.served_one() or now - p.opened >= IDLE_GRACE)]
+                # again on a kept-alive connection closed under it); and a body that has
+                # stopped coming is as idle (a flood of those put a phone out instead)
+                and ((p.waiting_for_headers() and (pool is mine or p.served_one() or now - p.opened >= IDLE_GRACE))
+                     or p.stalled(now))]
         victim = min(idle, key=lambda p: p.opened) if idle else self
         if not idle and pool is not mine:
             # the table screen (a browser on the Pi itself) is never the one let go
@@ -335,13 +373,16 @@ class GuardedH11Protocol(H11Protocol):
 
             if others:
                 # first an address reconnecting without pause, then the one holding the
-                # most (a browser's few as one), then the one whose connections came
-                # last: a player's phone has held its socket longest, a flood's come and go
+                # most (a browser's few as one), then one waiting for a body, then one
+                # that came straight back after being put out, then the one whose
+                # connections came last: a player's phone has held its socket longest, a
+                # flood's come and go
                 busiest = max(others, key=lambda k: (self._reconnecting(k), _as_held(len(held[k])),
-                                                     self._reopened(k), newest(k)))
+                                                     _waits_for_body(others[k]), self.came_back.count(k),
+                                                     newest(k)))
                 # and a flood reconnecting never puts out an address that is not
                 if me in KIOSK or self._reconnecting(busiest) >= self._reconnecting(me):
-                    victim = max(others[busiest], key=lambda p: getattr(p, "opened", 0.0))
+                    victim = max(others[busiest], key=lambda p: (_receiving_body(p), getattr(p, "opened", 0.0)))
             if victim is not self and not again:
                 # another address's pages being loaded, or connections that have sent
                 # nothing yet: what they are is known LOADING_GRACE later
@@ -359,6 +400,10 @@ class GuardedH11Protocol(H11Protocol):
                 # may still be over its cap), or its page is being loaded: over the cap
                 # until it is done
                 return
+        if victim is not self and _key_of(victim) != me:
+            if len(self.put_out_at) >= 4096:
+                self.put_out_at.clear()
+            self.put_out_at[_key_of(victim)] = now
         if isinstance(victim, GuardedH11Protocol):
             # counted out at once (its close is not); a WebSocket's own connection_lost
             # removes it, and would fail on one already gone (a KeyError, its cleanup cut)
@@ -371,13 +416,6 @@ class GuardedH11Protocol(H11Protocol):
         page's requests have none; a flood of uploads whose bodies never come, each
         replaced within the grace, put out every player's WebSocket instead)."""
         return not self._upgraded and now - self.opened < LOADING_GRACE and not self.receiving_body()
-
-    def _reopened(self, key: str) -> float:
-        """WebSockets an address opened again in the last minute, past its first: a
-        flood put out and back at once has some, a player holding his none (nor a phone
-        that has just come: counted on its first, it went before a flood that never
-        opens one)."""
-        return max(0.0, self.recent_opens.count(key) - 1.0)
 
     def _reconnecting(self, key: str) -> float:
         """How hard an address reconnects: its opens in the last minute, or 0 for an
@@ -460,7 +498,8 @@ def make_server(app: Any, host: str, port: int, limits: WebLimits | None = None)
 
     limits = limits or WebLimits()
     protocol = type("TableH11Protocol", (GuardedH11Protocol,),
-                    {"limits": limits, "recent_opens": RecentOpens()})
+                    {"limits": limits, "recent_opens": RecentOpens(), "came_back": RecentOpens(),
+                     "put_out_at": {}})
     quiet_server_logs()
     config = uvicorn.Config(
         guarded_app(app, limits), host=host, port=port, log_level="warning", http=protocol,

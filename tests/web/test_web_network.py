@@ -609,28 +609,81 @@ def test_connections_kept_alive_after_an_answer_go_before_the_players(tmp_path):
                 s.close()
 
 
-def test_a_new_phone_is_not_the_first_out_where_a_flood_has_come_back(tmp_path):
-    """Addresses each hold one WebSocket, none past RECONNECTING, and the server is full:
-    the newest connection went first, so a phone that had just come was put out by the
-    next newcomer, and again when it came back. An address that has opened WebSockets
-    again lately (a flood put out and back) goes before one that opened its first."""
-    limits = {"max_connections": 8, "max_per_client": 4}
+def test_requests_waiting_for_their_bodies_go_before_a_phone(tmp_path):
+    """Addresses each send a POST's headers and no body, reopening any put out (an
+    outside re-attack: about 250 a second from 260 addresses). A phone that joined was
+    the newest connection for the moment after its WebSocket opened, and the flood's
+    next newcomer came within it: it was put out as soon as it was in, again and again.
+    Among addresses holding as many, a request waiting for its body goes before a
+    WebSocket; and one whose body has stopped coming is as idle as a connection that
+    sends nothing (the oldest of those goes first)."""
+    from controller.web.server import IDLE_GRACE
+
+    limits = {"max_connections": 8, "max_per_client": 8}
     with GuardedServer(tmp_path, limits=limits) as srv:
-        players = [hold_websocket(srv.port, f"127.0.5.{2 + k}") for k in range(3)]
-        flood: list[socket.socket] = []
+        players = [hold_websocket(srv.port, f"127.0.5.{2 + k}") for k in range(2)]
+        uploads: list[socket.socket] = []
         phone = socket.socket()
+
+        def upload(k: int) -> None:
+            s = socket.create_connection(("127.0.0.1", srv.port), source_address=(f"127.0.4.{2 + k}", 0))
+            s.sendall(b"POST /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                      b"Content-Type: text/plain\r\nContent-Length: 100\r\n\r\n")
+            uploads.append(s)
+            time.sleep(0.05)
+
         try:
-            for k in range(4):
-                source = f"127.0.4.{2 + k}"
-                for _ in range(3):  # put out and back, a few times (under RECONNECTING)
-                    hold_websocket(srv.port, source).close()
-                flood.append(hold_websocket(srv.port, source))
+            for k in range(5):
+                upload(k)
             phone = hold_websocket(srv.port, "127.0.7.2")  # the server is full now
-            flood.append(hold_websocket(srv.port, "127.0.4.9"))  # one more comes
+            upload(5)  # the flood's next, just after the phone came
             time.sleep(0.2)
             assert not closed_by_server(phone)
-            assert [closed_by_server(p) for p in players] == [False] * 3
-            assert sum(closed_by_server(s) for s in flood) == 1
+            assert sum(closed_by_server(s) for s in uploads) == 1  # one of the uploads went
+            time.sleep(IDLE_GRACE + 0.3)  # their bodies have stopped coming
+            upload(6)
+            time.sleep(0.2)
+            assert closed_by_server(uploads[0])  # the oldest stalled one went, not the newest
+            assert not closed_by_server(uploads[6])
+            assert not closed_by_server(phone)
+            assert [closed_by_server(p) for p in players] == [False, False]
         finally:
-            for s in (*players, *flood, phone):
+            for s in (*players, phone, *uploads):
+                s.close()
+
+
+def test_a_new_phone_is_not_put_out_for_a_flood_that_comes_straight_back(tmp_path):
+    """Addresses each hold one WebSocket and reopen it at once when put out, none past
+    RECONNECTING: the server is full and every one of them put out comes straight back.
+    The newest connection went first, so a phone that joined was put out by the next one
+    that came back (an outside re-attack: one new phone put out 18 times in 15 s). An
+    address that came back sooner than a browser's page reconnects goes first now."""
+    limits = {"max_connections": 8, "max_per_client": 4}
+    with GuardedServer(tmp_path, limits=limits) as srv:
+        players = [hold_websocket(srv.port, f"127.0.5.{2 + k}") for k in range(2)]
+        flood = [hold_websocket(srv.port, f"127.0.4.{2 + k}") for k in range(5)]
+        a, b = "127.0.4.20", "127.0.4.21"
+        held = {a: hold_websocket(srv.port, a)}  # the server is full
+        phone = socket.socket()
+
+        def straight_back(address: str) -> None:
+            assert closed_by_server(held[address])
+            held[address].close()
+            held[address] = hold_websocket(srv.port, address)
+
+        try:
+            held[b] = hold_websocket(srv.port, b)  # puts out the newest: a
+            straight_back(a)  # which puts out b
+            straight_back(b)  # which puts out a, come back before
+            flood.pop().close()  # room for one more
+            straight_back(a)
+            phone = hold_websocket(srv.port, "127.0.7.2")  # puts out one that came back
+            for _ in range(3):  # they come back at once, in turn
+                time.sleep(0.1)
+                straight_back(next(k for k, s in held.items() if closed_by_server(s)))
+                time.sleep(0.1)
+                assert not closed_by_server(phone)
+            assert [closed_by_server(p) for p in (*players, *flood)] == [False] * 6
+        finally:
+            for s in (*players, *flood, phone, *held.values()):
                 s.close()
