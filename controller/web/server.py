@@ -314,7 +314,8 @@ class GuardedH11Protocol(H11Protocol):
         idle (every one a WebSocket held open), the newest of another address holding
         as many as this one or more (up to :data:`BROWSER_SOCKETS`, as one), the one
         reconnecting hardest first (:class:`RecentOpens`), then the one holding the
-        most, then one waiting for a request's body; else this one. A connection idle
+        most, then one waiting for a request's body, then one that came straight back
+        after being put out (:data:`CAME_BACK_AT_ONCE`); else this one. A connection idle
         after an answer, or whose body has stopped coming, counts as idle. So a few
         addresses holding every WebSocket they may, many holding one each, or many
         reconnecting without pause, cannot keep a new player, or the table screen
@@ -400,7 +401,9 @@ class GuardedH11Protocol(H11Protocol):
                 # may still be over its cap), or its page is being loaded: over the cap
                 # until it is done
                 return
-        if victim is not self and _key_of(victim) != me:
+        if victim is not self and _key_of(victim) != me and victim not in idle:
+            # (not an idle one: a phone's browser opens another at once for its page,
+            # and would count as a flood coming straight back)
             if len(self.put_out_at) >= 4096:
                 self.put_out_at.clear()
             self.put_out_at[_key_of(victim)] = now
