@@ -59,6 +59,7 @@ class Showing:
         # dealt mode.
         claims = [{s: claim for s, claim in h.voids[seat].items() if claim[1] not in h.flagged_claims}
                   for seat in range(4)]
+        self._clear_spent_claims(claims, out)
         asked = {seat: claims[seat] for seat in range(4) if claims[seat] and h.played_count[seat] < 13}
         if not asked:
             return False
@@ -70,6 +71,21 @@ class Showing:
             suits = sorted(claims, key=lambda s: claims[s][0])
             out.append(ShowAsked(seat, tuple(Suit(s) for s in suits), tuple(claims[s][0] for s in suits)))
         return True
+
+    def _clear_spent_claims(self, claims: list[dict[int, tuple[int, int, str]]], out: list[Event]) -> None:
+        """Clear, without asking, a claim no card could prove: every card of its suit has
+        been played, or is known to be in another seat's hand. Asking that seat would
+        keep the table waiting for a card that cannot exist."""
+        h = self.hand
+        for seat in range(4):
+            if h.played_count[seat] >= 13:
+                continue
+            elsewhere = set(h.played).union(*(h.holdings[o] for o in range(4) if o != seat))
+            for suit in sorted(claims[seat], key=lambda s: claims[seat][s][0]):
+                if all(suit * 13 + r in elsewhere for r in range(13)):
+                    out.append(SuspicionCleared(seat, Suit(suit)))
+                    del h.voids[seat][suit]
+                    del claims[seat][suit]
 
     def _on_show_card(self, move: I.ShowCard, out: list[Event]) -> None:
         h = self.hand

@@ -226,3 +226,57 @@ def test_cards_refused_while_showing_are_named_to_the_admin_only() -> None:
         m.apply(I.ShowCard(2, card("QD")))
     with pytest.raises(NotInHand, match="^QD is Chetan's card, so it cannot be in Dua's hand$"):
         m.apply(I.ShowCard(3, card("QD")))
+
+
+# --------------------------------------------------- a claim no card could prove any more
+
+# Chetan plays a heart to each of Bilal's first five spade leads, Dua and Asif follow until
+# the thirteenth spade is out, then Dua and Asif play diamonds to the fifth: every claim on
+# spades is spent by then. In trick 6 Dua plays a diamond to a heart lead.
+SPADES_RUN_OUT = ("AS 2H 3S 4S", "KS 3H 5S 6S", "QS 4H 7S 8S", "JS 5H 9S TS",
+                  "2S 6H 2D 3D", "AH 7H 4D 9H", "AD 7D 8D 9D")
+
+
+def test_a_claim_on_a_suit_played_out_is_cleared_without_asking() -> None:
+    """All thirteen spades have been played by the hand's end, so no spade can be left in
+    anyone's hand: Chetan's, Dua's and Asif's spade claims are cleared at once, and only
+    Dua's heart claim (hearts are still out) is asked about."""
+    m = rang_hand()
+    events = tricks(m, *SPADES_RUN_OUT)
+    assert m.phase is Phase.SHOW
+    cleared = [(e.seat, e.suit) for e in events if e.kind == "suspicion-cleared"]
+    assert sorted(cleared) == [(0, Suit.S), (2, Suit.S), (3, Suit.S)]
+    assert [(a.seat, a.suits, a.tricks) for a in of_type(events, ShowAsked)] == [(3, (Suit.H,), (6,))]
+    # the clearing comes before anyone is asked, so the screen never shows a spent claim
+    kinds = [e.kind for e in events if e.kind in ("suspicion-cleared", "show-asked")]
+    assert kinds[-1] == "show-asked"
+
+
+def test_a_hand_whose_claims_are_all_spent_is_scored_at_once() -> None:
+    """Without Dua's heart claim, nobody has anything left to prove: the hand is scored
+    with no showing at all."""
+    m = rang_hand()
+    events = tricks(m, *SPADES_RUN_OUT[:5], "AH 7H 8H 9H", "AD 7D 4D 9D")
+    assert not of_type(events, ShowAsked)
+    assert m.phase is not Phase.SHOW
+    (won,) = of_type(events, HandWon)
+    assert won == HandWon(1, 1, (0, 7), "first seven tricks", Suit.C)
+
+
+def test_a_claim_whose_last_card_is_known_to_be_elsewhere_is_cleared() -> None:
+    """001 with the trump card shown: Asif shows the two of hearts, so it is known to be
+    his. Bilal plays clubs to Asif's first four heart leads; by the seventh trick the
+    other twelve hearts are out, so the only heart left is Asif's and Bilal's claim is
+    cleared without asking him."""
+    m = Match(preset("court-piece", "trump-card-show"), first_dealer=3, knowledge="played", seat_names=NAMES)
+    m.apply(I.ShowTrump(0, card("2H")))
+    events: list[Event] = []
+    for trick in ("AH 3C 3H 4H", "KH 4C 5H 6H", "QH 5C 7H 8H", "JH 6C 9H TH",
+                  "AS 2S 3S 4S", "AD 2D 3D 4D", "AC 7C 8C 9C"):
+        for seat, text in enumerate(trick.split()):
+            events += m.apply(I.Play(seat, card(text)))
+    if m.phase is Phase.PLAY_ON:
+        events += m.apply(I.PlayOn(False))
+    assert [(e.seat, e.suit) for e in events if e.kind == "suspicion-cleared"] == [(1, Suit.H)]
+    assert not of_type(events, ShowAsked)
+    assert of_type(events, HandWon)
