@@ -1,6 +1,6 @@
 """Players' phones under a connection flood from many addresses, against the real server.
 
-The dashboard server runs in a child process on loopback with its default limits (256
+The dashboard server runs in a child process on loopback with its default limits (512
 connections), as ``courtpiece run`` serves it. Ten scripted players each hold the game's
 WebSocket and reconnect as the page does (after a pause) when put out. Then a flood of
 ``--flood`` addresses (loopback 127.1.x.y, one connection each) runs for ``--seconds``:
@@ -10,14 +10,18 @@ WebSocket and reconnect as the page does (after a pause) when put out. Then a fl
   reopens it at once when closed;
 - ``churn``: each opens a WebSocket, drops it after 0.3 s, and opens another;
 - ``pending``: each sends a POST's headers and never its body, reopening at once when
-  closed.
+  closed;
+- ``paced``: each holds a WebSocket and reopens it 0.35 s after being put out, no sooner
+  than a browser does (not in ``all``: with the default cap, 260 of these fit);
+- ``paced3``: the same with three WebSockets from each address, which a club's /24 of
+  254 addresses needs to fill the default cap (``--flood 254``; not in ``all``).
 
 Every 1.5 s a new phone (a new address) loads the page (three requests together) and
 opens its WebSocket; it counts as served if all three are answered 200 and its WebSocket
 is still open a second later. The baseline is the same players and new phones over a
 quiet stretch of the same length in the same run.
 
-    .venv/bin/python bench/web_flood.py [--mode all|ws|page|churn|pending] [--seconds 30] [--flood 260]
+    .venv/bin/python bench/web_flood.py [--mode all|ws|page|churn|pending|paced|paced3] [--seconds 30] [--flood 260]
 
 The table screen's own browser (loopback, 127.0.0.1) holds its WebSocket too. One line
 per mode, then the summary: ``web_flood modes=4 worst_live_ratio=… players_put_out=…
@@ -151,8 +155,10 @@ async def flooder(port: int, source: str, mode: str, until: float, opens: list[i
                 writer.close()
                 continue
             await asyncio.wait_for(until_closed(reader, writer), max(0.01, until - time.monotonic()))
+            if mode.startswith("paced"):
+                await asyncio.sleep(0.35)
         except (TimeoutError, OSError, asyncio.IncompleteReadError):
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(0.35 if mode.startswith("paced") else 0.01)
 
 
 async def stretch(port: int, seconds: float, mode: str | None, flood: int, net: int) -> dict[str, float]:
@@ -168,8 +174,9 @@ async def stretch(port: int, seconds: float, mode: str | None, flood: int, net: 
     tasks.append(asyncio.create_task(new_phones(port, until, phone_prefix, served)))
     if mode:
         await asyncio.sleep(1.0)  # the players are in before the flood starts
+        each = 3 if mode == "paced3" else 1
         tasks += [asyncio.create_task(flooder(port, f"127.1.{k // 200}.{2 + k % 200}", mode, until, opens))
-                  for k in range(flood)]
+                  for k in range(flood) for _ in range(each)]
     await asyncio.gather(*tasks)
     return {"live": sum(p.live for p in players) / (len(players) * seconds),
             "put_out": sum(p.put_out for p in players), "served": sum(served), "phones": len(served),
@@ -179,7 +186,7 @@ async def stretch(port: int, seconds: float, mode: str | None, flood: int, net: 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--mode", default="all", choices=["all", "ws", "page", "churn", "pending"])
+    ap.add_argument("--mode", default="all", choices=["all", "ws", "page", "churn", "pending", "paced", "paced3"])
     ap.add_argument("--seconds", type=float, default=30.0)
     ap.add_argument("--flood", type=int, default=260)
     args = ap.parse_args()

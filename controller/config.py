@@ -66,7 +66,7 @@ class WebSection:
     #: names besides this Pi's own (host name, name.local, its addresses, localhost)
     #: that the dashboard answers to, e.g. a club's DNS name for this table
     allowed_hosts: list[str] = field(default_factory=list)
-    max_connections: int = 256
+    max_connections: int = 512
     header_timeout: float = 10.0
     body_timeout: float = 30.0
 

@@ -44,7 +44,11 @@ from controller.web.security import client_key
 class WebLimits:
     """How much of the Pi one network may use; the defaults suit a club room."""
 
-    max_connections: int = 256
+    #: above a club Wi-Fi's 254 addresses (a /24; an IPv6 /64 counts as one), so that
+    #: a flood of one WebSocket from every address cannot fill it, and holding more
+    #: makes an address the busiest (:func:`_as_held`); 256 was filled by 260 addresses
+    #: holding one each, and a phone joining then was put out again and again
+    max_connections: int = 512
     max_per_client: int = 64
     header_timeout: float = 10.0
     #: seconds for a whole request body after its headers: a 12 MB calibration photo
@@ -115,6 +119,9 @@ BROWSER_SOCKETS = 6
 #: loads). A request dripped on purpose is old enough to go after that, and one whose
 #: body is still on the way is not let be at all.
 LOADING_GRACE = 3.0
+#: An address the server put a connection of out this many seconds ago or less: of the
+#: connections that have sent nothing yet, past the cap, its go before a new phone's.
+PUT_OUT_LATELY = 60.0
 #: uvicorn's own cap on connections and tasks, past which it answers every request 503
 #: itself: a backstop over ours, for tasks, which outlive their connections. At
 #: ``max_connections + 16`` a flood of WebSocket churn (405 tasks) or slow uploads (399)
@@ -160,10 +167,21 @@ class RecentOpens:
         return self._now.get(key, 0) + self._before.get(key, 0) * (1.0 - into)
 
 
-def _as_held(n: int) -> int:
-    """How many connections an address holding ``n`` counts as: a browser's few
-    (:data:`BROWSER_SOCKETS`) as one."""
-    return 1 if n <= BROWSER_SOCKETS else n
+def _as_held(conns: list[Any]) -> int:
+    """How many connections an address holding ``conns`` counts as: a browser's few
+    plain ones (:data:`BROWSER_SOCKETS`, a page being loaded) as one, but each
+    WebSocket as one of its own. A phone's page holds one WebSocket; with every
+    WebSocket counted among a browser's few, an address holding two to six was as a
+    phone, and the newest phone went for it."""
+    sockets = sum(1 for p in conns if _is_websocket(p))
+    plain = len(conns) - sockets
+    return max(1, sockets) if plain <= BROWSER_SOCKETS else sockets + plain
+
+
+def _is_websocket(p: Any) -> bool:
+    """Upgraded: uvicorn hands the connection to its WebSocket protocol (or it is our
+    own protocol object mid-upgrade)."""
+    return not isinstance(p, GuardedH11Protocol) or p._upgraded
 
 
 def _closing(p: Any) -> bool:
@@ -363,8 +381,8 @@ class GuardedH11Protocol(H11Protocol):
             # holding one each, a tie went to the newcomer, so 256 addresses kept every
             # phone and the table screen out); the table screen itself always gets in
             # (a browser opens a few at once to load a page: up to BROWSER_SOCKETS count as one)
-            parity = _as_held(len(mine))
-            others = {k: v for k, v in held.items() if k != me and (_as_held(len(v)) >= parity or me in KIOSK)}
+            parity = _as_held(mine)
+            others = {k: v for k, v in held.items() if k != me and (_as_held(v) >= parity or me in KIOSK)}
             # a page being loaded is let be (LOADING_GRACE), unless for the table screen
             settled = {k: g for k, v in others.items() if (g := [p for p in v if not _loading(p, now)])}
             others = settled if settled or me not in KIOSK else others
@@ -378,7 +396,7 @@ class GuardedH11Protocol(H11Protocol):
                 # that came straight back after being put out, then the one whose
                 # connections came last: a player's phone has held its socket longest, a
                 # flood's come and go
-                busiest = max(others, key=lambda k: (self._reconnecting(k), _as_held(len(held[k])),
+                busiest = max(others, key=lambda k: (self._reconnecting(k), _as_held(held[k]),
                                                      _waits_for_body(others[k]), self.came_back.count(k),
                                                      newest(k)))
                 # and a flood reconnecting never puts out an address that is not
@@ -393,9 +411,21 @@ class GuardedH11Protocol(H11Protocol):
                     if len(live) <= self.limits.max_connections + self.limits.backlog:
                         self.loop.call_later(LOADING_GRACE, self._make_room, True)
                         return
-                    # past that, one that has sent nothing goes first (a flood's many)
+                    # past that, one that has sent nothing goes first (a flood's many):
+                    # of the address reconnecting hardest, then holding the most, then
+                    # one put out lately, its oldest; but not one of an address that
+                    # looks less like a flood than the one chosen above (a connection is
+                    # silent only until its first read: a phone's page load, accepted in
+                    # the same batch as a flood's, was the oldest as often as not)
+                    def flood_like(k: str) -> tuple[float, int, bool]:
+                        return (self._reconnecting(k), _as_held(held.get(k, [])),
+                                now - self.put_out_at.get(k, -PUT_OUT_LATELY) < PUT_OUT_LATELY)
+
                     silent = [p for p in young if p.waiting_for_headers() and now - p.opened < IDLE_GRACE]
-                    victim = min(silent, key=lambda p: p.opened) if silent else victim
+                    if silent:
+                        first = max(silent, key=lambda p: (flood_like(_key_of(p)), -p.opened))
+                        if flood_like(_key_of(first)) >= flood_like(_key_of(victim)):
+                            victim = first
             elif victim is self and again and (self.transport.is_closing() or self.loading(now)):
                 # gone meanwhile (the room it asked for is made all the same: the server
                 # may still be over its cap), or its page is being loaded: over the cap

@@ -454,6 +454,61 @@ def test_many_addresses_holding_one_websocket_each_keep_no_one_out(tmp_path):
                 s.close()
 
 
+def test_an_address_holding_two_websockets_goes_before_a_phone_holding_one(tmp_path):
+    """A phone's page holds one WebSocket. Up to six connections from an address counted
+    as one (a browser loading a page), WebSockets too, so addresses holding two each were
+    as phones, and a new phone was the newest and went for them: again and again, past
+    a server's cap, under a flood of a few WebSockets from every address. Each WebSocket
+    counts now: the phone that joined last stays, and an address holding two gives one
+    up."""
+    limits = {"max_connections": 8, "max_per_client": 8}
+    with GuardedServer(tmp_path, limits=limits) as srv:
+        player = hold_websocket(srv.port, "127.0.8.2")
+        doubled = [hold_websocket(srv.port, f"127.0.8.{3 + k // 2}") for k in range(6)]
+        late = hold_websocket(srv.port, "127.0.8.6")  # a phone that joined last
+        try:
+            newcomer = hold_websocket(srv.port, "127.0.8.9")
+            time.sleep(0.3)
+            assert not closed_by_server(player)
+            assert not closed_by_server(late)
+            assert not closed_by_server(newcomer)
+            assert sum(closed_by_server(s) for s in doubled) == 1
+            newcomer.close()
+        finally:
+            player.close()
+            late.close()
+            for s in doubled:
+                s.close()
+
+
+def test_past_the_backlog_a_phones_first_connection_is_not_put_out_for_a_flood(tmp_path):
+    """Past the cap and its backlog, a connection that has sent nothing goes first (a
+    flood's burst is all such). A connection is silent only until its first read, so a
+    phone's page load accepted beside a flood's reopened WebSockets was the one put out
+    (reset before its page came back: 2-6 of 12 new phones in `bench/web_flood.py --mode
+    paced3`). Not now while the one chosen otherwise is of an address that looks more
+    like a flood: here one holding three WebSockets."""
+    limits = {"max_connections": 8, "max_per_client": 8, "backlog": 2}
+    with GuardedServer(tmp_path, limits=limits) as srv:
+        player = hold_websocket(srv.port, "127.0.9.2")
+        flood = [hold_websocket(srv.port, f"127.0.9.{3 + k // 3}") for k in range(6)]
+        phone = socket.create_connection(("127.0.0.1", srv.port), timeout=10, source_address=("127.0.9.9", 0))
+        try:
+            time.sleep(0.1)
+            # the flood opens three more from new addresses: two wait for the room made
+            # a moment later, the third is past the backlog
+            flood += [hold_websocket(srv.port, f"127.0.9.{5 + k}") for k in range(3)]
+            time.sleep(0.3)
+            assert not closed_by_server(phone)
+            assert not closed_by_server(player)
+            assert sum(closed_by_server(s) for s in flood) >= 1
+        finally:
+            phone.close()
+            player.close()
+            for s in flood:
+                s.close()
+
+
 def test_the_table_screen_is_never_turned_away_by_uvicorns_own_cap(tmp_path):
     """Past uvicorn's own cap (connections or tasks) it answers every request 503 itself,
     before our room-making: a table screen that reloaded during a flood got a 503 page,
