@@ -78,10 +78,8 @@ class Showing:
         keep the table waiting for a card that cannot exist."""
         h = self.hand
         for seat in range(4):
-            if h.played_count[seat] >= 13:
-                continue
             elsewhere = set(h.played).union(*(h.holdings[o] for o in range(4) if o != seat))
-            for suit in sorted(claims[seat], key=lambda s: claims[seat][s][0]):
+            for suit in list(claims[seat]):  # in the order they were made
                 if all(suit * 13 + r in elsewhere for r in range(13)):
                     out.append(SuspicionCleared(seat, Suit(suit)))
                     del h.voids[seat][suit]

@@ -280,3 +280,16 @@ def test_a_claim_whose_last_card_is_known_to_be_elsewhere_is_cleared() -> None:
     assert [(e.seat, e.suit) for e in events if e.kind == "suspicion-cleared"] == [(1, Suit.H)]
     assert not of_type(events, ShowAsked)
     assert of_type(events, HandWon)
+
+
+def test_a_played_out_suit_is_told_by_its_own_thirteen_cards() -> None:
+    """Hearts run out in five tricks while the two of diamonds, the card next to them,
+    is never played: the hearts claims of Asif, Chetan and Dua are cleared, and nobody
+    is asked."""
+    m = rang_hand()
+    events = tricks(m, "AH 2S 3H 4H", "KH 3S 5H 6H", "QH 4S 7H 8H", "JH 5S 9H TH",
+                    "2H 6S 3D 4D", "AD 7D 5D 6D", "KD 8D 9D TD")
+    assert sorted((e.seat, e.suit) for e in events if e.kind == "suspicion-cleared") == \
+        [(0, Suit.H), (2, Suit.H), (3, Suit.H)]
+    assert not of_type(events, ShowAsked)
+    assert of_type(events, HandWon)
