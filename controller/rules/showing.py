@@ -59,7 +59,7 @@ class Showing:
         # dealt mode.
         claims = [{s: claim for s, claim in h.voids[seat].items() if claim[1] not in h.flagged_claims}
                   for seat in range(4)]
-        self._clear_spent_claims(claims, out)
+        self._clear_spent_claims(dict(enumerate(claims)), out)
         asked = {seat: claims[seat] for seat in range(4) if claims[seat] and h.played_count[seat] < 13}
         if not asked:
             return False
@@ -72,13 +72,14 @@ class Showing:
             out.append(ShowAsked(seat, tuple(Suit(s) for s in suits), tuple(claims[s][0] for s in suits)))
         return True
 
-    def _clear_spent_claims(self, claims: list[dict[int, tuple[int, int, str]]], out: list[Event]) -> None:
+    def _clear_spent_claims(self, claims: dict[int, dict[int, tuple[int, int, str]]], out: list[Event]) -> None:
         """Clear, without asking, a claim no card could prove: every card of its suit has
-        been played, or is known to be in another seat's hand. Asking that seat would
-        keep the table waiting for a card that cannot exist."""
+        been played, or is known to be in another seat's hand (shown at the hand's end
+        too). Asking that seat would keep the table waiting for a card that cannot
+        exist."""
         h = self.hand
-        for seat in range(4):
-            elsewhere = set(h.played).union(*(h.holdings[o] for o in range(4) if o != seat))
+        for seat in sorted(claims):
+            elsewhere = set(h.played).union(*(h.holdings[o] | h.shown[o] for o in range(4) if o != seat))
             for suit in list(claims[seat]):  # in the order they were made
                 if all(suit * 13 + r in elsewhere for r in range(13)):
                     out.append(SuspicionCleared(seat, Suit(suit)))
@@ -101,6 +102,10 @@ class Showing:
             if other != seat and (c in h.shown[other] or c in h.holdings[other]):
                 raise NotInHand(f"{THE_CARD} is {self._named(other)}'s card, so it cannot be in {name}'s hand", c)
         self._take_shown(seat, c, out)
+        # the card may have been the last one another asked seat could prove its claim with
+        self._clear_spent_claims(h.show_asked, out)
+        for done in [s for s, claims in h.show_asked.items() if not claims]:
+            del h.show_asked[done]
         if not h.show_asked:
             self._finish_showing(out)
 
@@ -140,9 +145,9 @@ class Showing:
         h.show_outcome = None
         if h.show_proven:
             changed = self._penalise_shown_revoke(outcome)
-            if changed is not outcome:
+            if changed.winner != outcome.winner:
                 out.append(HandResultChanged(outcome.winner, changed.winner, changed.revoke_reason or changed.reason))
-                outcome = changed
+            outcome = changed  # (a court added to the winners' is no change of result)
         self._end_hand(outcome, out)
 
     def _penalise_shown_revoke(self, outcome: Outcome) -> Outcome:

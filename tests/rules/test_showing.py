@@ -248,6 +248,9 @@ def test_a_revoke_by_the_side_that_lost_anyway(name: str, courts: list) -> None:
     (won,) = of_type(events, HandWon)
     assert won.team == 1
     assert [(c.team, c.courts) for c in of_type(events, CourtsScored)] == courts
+    # the same side wins: no "result changed" (the voice said so, and the screen showed
+    # it, though only a court was added)
+    assert not of_type(events, HandResultChanged)
 
 
 def test_the_card_that_proves_a_revoke_may_itself_be_one_and_is_asked_about() -> None:
