@@ -50,8 +50,8 @@ class Showing:
         h = self.hand
         if h.show_done or h.dealt_mode or not self.options.show_at_hand_end:
             return False
-        # A seat that has played all its cards has nothing left to hide: a card of the
-        # claimed suit would have come out in a later trick and proven the revoke then.
+        # A seat that has played all its cards has nothing left to hide: every suit is
+        # played out then, so its claims are spent (below) and it is not asked.
         # Every open claim is asked about, even on a side that already forfeits the hand:
         # the score may not change, but every revoke is proven and on the record. Not a
         # claim whose card was flagged when played (a card the referee knew proved it):
@@ -60,7 +60,7 @@ class Showing:
         claims = [{s: claim for s, claim in h.voids[seat].items() if claim[1] not in h.flagged_claims}
                   for seat in range(4)]
         self._clear_spent_claims(dict(enumerate(claims)), out)
-        asked = {seat: claims[seat] for seat in range(4) if claims[seat] and h.played_count[seat] < 13}
+        asked = {seat: claims[seat] for seat in range(4) if claims[seat]}
         if not asked:
             return False
         h.show_done = True
@@ -156,13 +156,18 @@ class Showing:
         If the revoker's side had won, it forfeits the hand, as when a revoke is found in
         play (unless the hand was already forfeit for an earlier revoke). If his side had
         lost anyway, the result stands and, where the penalty is a court (000, 003), the
-        other side scores it on top of what the hand gave them."""
+        other side scores it on top of what the hand gave them; if his side had forfeit
+        it for a later revoke, the result is named for his, the earlier."""
         h = self.hand
         o = self.options
         seat, trick = min(h.show_proven, key=lambda p: (p[1], p[0]))
         court = o.revoke_penalty is not RevokePenalty.FLAG
         how = f" in trick {trick}, proven when the hand ended"
         if outcome.winner != team_of(seat):
+            if outcome.forfeit_by is not None and outcome.revoke_trick is not None and trick < outcome.revoke_trick:
+                # his side had forfeit the hand for a later revoke found in play: the
+                # earlier decides, the same result, named for his
+                return self._forfeit_outcome(seat, court, trick, how)
             if not court or o.scoring is not Scoring.COURTS or outcome.revoke_court:
                 return outcome
             why = f"revoke by {self._named(seat)}{how}"

@@ -309,3 +309,21 @@ def test_a_card_shown_at_the_end_spends_the_other_seats_claims_on_its_suit() -> 
     assert m.phase is not Phase.SHOW
     (won,) = of_type(events, HandWon)
     assert won.team == 1
+
+
+def test_an_earlier_revoke_of_the_side_that_forfeit_is_the_one_named() -> None:
+    """Asif discards in trick 1; his partner Chetan discards in trick 2 and is caught in
+    trick 3, forfeiting the hand. Asif shows a spade at the end: his revoke was the
+    earlier, so it decides. The result is the same (Bilal's side, one court), named for
+    Asif's revoke, and no "result changed" is said."""
+    m = rang_hand()
+    events = tricks(m, "AS 2S 3S 2H", "AH 3D 3H 4H", "AD 5H 4D 5D")
+    assert m.phase is Phase.SHOW
+    events = show(m, (0, "4S"))
+    if m.phase is Phase.SHOW:  # Chetan is still asked about diamonds
+        events += m.apply(I.SkipShowing())
+    assert not of_type(events, HandResultChanged)
+    (won,) = of_type(events, HandWon)
+    assert (won.team, won.reason) == (1, "revoke by Asif in trick 1, proven when the hand ended")
+    revoke_courts = [(c.team, c.courts) for c in of_type(events, CourtsScored) if "revoke" in c.reason]
+    assert revoke_courts == [(1, 1)]
