@@ -327,3 +327,20 @@ def test_an_earlier_revoke_of_the_side_that_forfeit_is_the_one_named() -> None:
     assert (won.team, won.reason) == (1, "revoke by Asif in trick 1, proven when the hand ended")
     revoke_courts = [(c.team, c.courts) for c in of_type(events, CourtsScored) if "revoke" in c.reason]
     assert revoke_courts == [(1, 1)]
+
+
+def test_a_revoke_of_the_side_that_forfeit_in_the_same_trick_changes_nothing() -> None:
+    """Asif and his partner Chetan both discard in trick 1; Chetan is caught in trick 3
+    and his side forfeits. Asif's revoke, shown at the end, is no earlier: the forfeit
+    and its court stay named for Chetan's."""
+    m = rang_hand()
+    tricks(m, "AS 2H 3S 2D", "AH 3D 3H 4H", "AD 5S 4D 5D")
+    assert m.phase is Phase.SHOW
+    events = show(m, (0, "4S"))
+    if m.phase is Phase.SHOW:
+        events += m.apply(I.SkipShowing())
+    assert [f.seat for f in of_type(events, RevokeFlagged)] == [0]
+    (won,) = of_type(events, HandWon)
+    assert (won.team, won.reason) == (1, "revoke by Chetan")
+    revoke_courts = [(c.team, c.courts, c.reason) for c in of_type(events, CourtsScored) if "revoke" in c.reason]
+    assert revoke_courts == [(1, 1, "revoke by Chetan")]
