@@ -78,8 +78,14 @@ class Showing:
         too). Asking that seat would keep the table waiting for a card that cannot
         exist."""
         h = self.hand
+        o = self.options
+        # only what the whole table knows: a face-down trump or discard still hidden is
+        # left out, or clearing a claim on its account would tell everyone its suit
+        hidden = {c for _, c, _ in h.face_down} if not (o.reveal_at_hand_end or o.show_caller_discards) else set()
+        if h.trump_card is not None and not h.trump_public:
+            hidden.add(h.trump_card)
         for seat in sorted(claims):
-            elsewhere = set(h.played).union(*(h.holdings[o] | h.shown[o] for o in range(4) if o != seat))
+            elsewhere = set(h.played).union(*(h.holdings[x] | h.shown[x] for x in range(4) if x != seat)) - hidden
             for suit in list(claims[seat]):  # in the order they were made
                 if all(suit * 13 + r in elsewhere for r in range(13)):
                     out.append(SuspicionCleared(seat, Suit(suit)))

@@ -344,3 +344,67 @@ def test_a_revoke_of_the_side_that_forfeit_in_the_same_trick_changes_nothing() -
     assert (won.team, won.reason) == (1, "revoke by Chetan")
     revoke_courts = [(c.team, c.courts, c.reason) for c in of_type(events, CourtsScored) if "revoke" in c.reason]
     assert revoke_courts == [(1, 1, "revoke by Chetan")]
+
+
+# ------------------------------------------- a claim spent only on a card still hidden
+
+# 004 (band rung), Bilal bids nine and hides the two of clubs as trump. Dua plays a heart
+# to the first club lead; the other twelve clubs are played by the fourth trick. Bilal's
+# side makes its nine in the tenth trick.
+BAND_TEN = ("AC 3C 2H 4C", "KC 5C 3H 6C", "QC 7C 4H 8C", "JC 9C 5H TC", "AH 6H 7H 8H",
+            "KD 2D 3D 4D", "KS 2S 3S 4S", "KH 9H TH JH", "QD 5D 6D 7D", "QS 5S 6S 7S")
+
+
+@pytest.mark.parametrize("reveal", [True, False], ids=["trump-shown-at-the-end", "trump-kept-hidden"])
+def test_a_claim_spent_on_a_hidden_trump_card_is_cleared_only_once_it_is_shown(reveal: bool) -> None:
+    """The last club is the face-down trump. Where the table turns it up at the hand's
+    end, Dua's clubs claim is spent and cleared without asking. Where the trump stays
+    hidden, clearing it would tell everyone the hidden card is a club (and so the trump):
+    Dua is asked, as for any open claim."""
+    m = Match(preset("band-rung", reveal_at_hand_end=reveal), first_dealer=0, knowledge="played")
+    for move in (I.Bid(1, 9), I.Pass(2), I.Pass(3), I.Pass(0), I.HideTrump(1, card=card("2C"))):
+        m.apply(move)
+    events: list[Event] = []
+    for trick in BAND_TEN:
+        for seat, text in zip((1, 2, 3, 0), trick.split(), strict=True):
+            events += m.apply(I.Play(seat, card(text)))
+    asked = [(a.seat, a.suits) for a in of_type(events, ShowAsked)]
+    cleared = [(e.seat, e.suit) for e in events if e.kind == "suspicion-cleared"]
+    if reveal:
+        assert (asked, cleared) == ([], [(3, Suit.C)])
+        assert of_type(events, HandWon)
+    else:
+        assert (asked, cleared) == ([(3, (Suit.C,))], [])
+        assert m.phase is Phase.SHOW
+
+
+# Bilal bids nine and hides the two of clubs. Dua plays spades to Bilal's first four
+# diamond leads, then wins five heart and spade tricks; Bilal lays the queen of diamonds,
+# the last diamond, face down to Dua's first heart lead (and two clubs to the next).
+BAND_FACE_DOWN = ((1, "AD"), (2, "2D"), (3, "2S"), (0, "3D"), (1, "KD"), (2, "4D"), (3, "3S"), (0, "5D"),
+                  (1, "JD"), (2, "6D"), (3, "4S"), (0, "7D"), (1, "TD"), (2, "8D"), (3, "5S"), (0, "9D"),
+                  (1, "2H"), (2, "3H"), (3, "AH"), (0, "4H"), (3, "KH"), (0, "5H"), (1, "QD"), (2, "6H"),
+                  (3, "QH"), (0, "7H"), (1, "9C"), (2, "8H"), (3, "JH"), (0, "9H"), (1, "8C"), (2, "TH"),
+                  (3, "AS"), (0, "7S"), (1, "8S"), (2, "9S"), (3, "KS"), (0, "TS"), (1, "JS"), (2, "QS"))
+
+
+@pytest.mark.parametrize(("reveal", "at_once"), [(True, False), (False, True), (False, False)],
+                         ids=["shown-at-the-end", "shown-when-laid", "kept-face-down"])
+def test_a_claim_spent_on_a_face_down_card_is_cleared_only_once_it_is_shown(reveal: bool, at_once: bool) -> None:
+    """The last diamond went face down. Turned up at the hand's end, or as it was laid,
+    it spends Dua's diamonds claim; kept face down, clearing the claim would tell
+    everyone what it was, so Dua is asked. (Bilal's hearts claim is spent by the thirteen
+    hearts played face up either way.)"""
+    m = Match(preset("band-rung", reveal_at_hand_end=reveal, show_caller_discards=at_once), first_dealer=0,
+              knowledge="played")
+    for move in (I.Bid(1, 9), I.Pass(2), I.Pass(3), I.Pass(0), I.HideTrump(1, card=card("2C"))):
+        m.apply(move)
+    events: list[Event] = []
+    for seat, text in BAND_FACE_DOWN:
+        events += m.apply(I.Play(seat, card(text)))
+    asked = [(a.seat, a.suits) for a in of_type(events, ShowAsked)]
+    cleared = [(e.seat, e.suit) for e in events if e.kind == "suspicion-cleared"]
+    if reveal or at_once:
+        assert (asked, cleared) == ([], [(1, Suit.H), (3, Suit.D)])
+    else:
+        assert (asked, cleared) == ([(3, (Suit.D,))], [(1, Suit.H)])
