@@ -50,8 +50,10 @@ class Showing:
         h = self.hand
         if h.show_done or h.dealt_mode or not self.options.show_at_hand_end:
             return False
-        # A seat that has played all its cards has nothing left to hide: every suit is
-        # played out then, so its claims are spent (below) and it is not asked.
+        # A seat that has played all its cards has nothing left to hide: a card of the
+        # claimed suit would have come out in a later trick and proven the revoke then.
+        # (Its claim is not always spent: a revoke proven in the thirteenth trick ends
+        # the hand before the last seats play, and their cards are still unseen.)
         # Every open claim is asked about, even on a side that already forfeits the hand:
         # the score may not change, but every revoke is proven and on the record. Not a
         # claim whose card was flagged when played (a card the referee knew proved it):
@@ -60,7 +62,7 @@ class Showing:
         claims = [{s: claim for s, claim in h.voids[seat].items() if claim[1] not in h.flagged_claims}
                   for seat in range(4)]
         self._clear_spent_claims(dict(enumerate(claims)), out)
-        asked = {seat: claims[seat] for seat in range(4) if claims[seat]}
+        asked = {seat: claims[seat] for seat in range(4) if claims[seat] and h.played_count[seat] < 13}
         if not asked:
             return False
         h.show_done = True

@@ -408,3 +408,29 @@ def test_a_claim_spent_on_a_face_down_card_is_cleared_only_once_it_is_shown(reve
         assert (asked, cleared) == ([], [(1, Suit.H), (3, Suit.D)])
     else:
         assert (asked, cleared) == ([(3, (Suit.D,))], [(1, Suit.H)])
+
+
+# A rang hand the bots played (seed 510511 of test_properties): Asif plays a heart to a
+# diamond lead in trick 9 and a spade to a club lead in trick 10, then his queen of clubs
+# in trick 13 proves the second revoke, before Bilal has played his last card.
+REVOKE_IN_THE_LAST_TRICK = (
+    "1:5D 2:2D 3:4D 0:9D", "0:8S 1:5S 2:JS 3:3S", "2:QS 3:6S 0:AS 1:2S", "0:JH 1:3H 2:5H 3:KH",
+    "3:3C 0:KC 1:2C 2:9C", "0:9H 1:QH 2:7S 3:TH", "1:TC 2:8C 3:6C 0:AC", "0:8H 1:AH 2:TD 3:4H",
+    "1:7D 2:8D 3:6D 0:2H", "2:JC 3:5C 0:4S 1:6H", "2:QD 3:AD 0:7H 1:KD", "3:TS 0:9S 1:JD 2:7C",
+    "2:4C 3:KS 0:QC")
+
+
+def test_a_seat_with_no_cards_left_is_never_asked_even_with_a_claim_still_open() -> None:
+    """The hand ends inside trick 13, so Bilal's three of diamonds is still unseen and
+    Asif's diamonds claim is not spent. But Asif has played all thirteen cards: had he held
+    a diamond, it would have come out. He is not asked (he was, with nothing to show,
+    and the table could only skip the showing)."""
+    m = rang_hand()
+    events: list[Event] = []
+    for trick in REVOKE_IN_THE_LAST_TRICK:
+        for play in trick.split():
+            seat, text = play.split(":")
+            events += m.apply(I.Play(int(seat), card(text)))
+    assert [(f.seat, f.suit, f.trick) for f in of_type(events, RevokeFlagged)][-1] == (0, Suit.C, 10)
+    assert sum(e.kind == "play-accepted" and e.seat == 0 for e in events) == 13
+    assert 0 not in [a.seat for a in of_type(events, ShowAsked)]
