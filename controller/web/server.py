@@ -402,6 +402,20 @@ class GuardedH11Protocol(H11Protocol):
                 # and a flood reconnecting never puts out an address that is not
                 if me in KIOSK or self._reconnecting(busiest) >= self._reconnecting(me):
                     victim = max(others[busiest], key=lambda p: (_receiving_body(p), getattr(p, "opened", 0.0)))
+            def flood_like(k: str) -> tuple[float, int, bool]:
+                return (self._reconnecting(k), _as_held(held.get(k, [])),
+                        now - self.put_out_at.get(k, -PUT_OUT_LATELY) < PUT_OUT_LATELY)
+
+            spare = (victim is not self and me not in KIOSK and _is_websocket(victim)
+                     and flood_like(_key_of(victim)) <= flood_like(me))
+            if again and spare:
+                # the room asked for a moment ago: a held WebSocket no more like a flood
+                # than this newcomer is not put out for it (a flood of kept-alive pages,
+                # each reopened at once, stays young and loading; the players' WebSockets
+                # were all that was left, put out again and again); it waits instead
+                if self.transport.is_closing():
+                    return
+                victim = self
             if victim is not self and not again:
                 # another address's pages being loaded, or connections that have sent
                 # nothing yet: what they are is known LOADING_GRACE later
@@ -417,15 +431,17 @@ class GuardedH11Protocol(H11Protocol):
                     # looks less like a flood than the one chosen above (a connection is
                     # silent only until its first read: a phone's page load, accepted in
                     # the same batch as a flood's, was the oldest as often as not)
-                    def flood_like(k: str) -> tuple[float, int, bool]:
-                        return (self._reconnecting(k), _as_held(held.get(k, [])),
-                                now - self.put_out_at.get(k, -PUT_OUT_LATELY) < PUT_OUT_LATELY)
-
                     silent = [p for p in young if p.waiting_for_headers() and now - p.opened < IDLE_GRACE]
                     if silent:
                         first = max(silent, key=lambda p: (flood_like(_key_of(p)), -p.opened))
                         if flood_like(_key_of(first)) >= flood_like(_key_of(victim)):
                             victim = first
+                    if victim not in silent and spare:
+                        # every other newcomer is mid-request: rather than put out a held
+                        # WebSocket no more like a flood than this one, this one waits (a
+                        # flood of kept-alive pages beyond the backlog, all reopened at
+                        # once, put the players out again and again)
+                        victim = self
             elif victim is self and again and (self.transport.is_closing() or self.loading(now)):
                 # gone meanwhile (the room it asked for is made all the same: the server
                 # may still be over its cap), or its page is being loaded: over the cap

@@ -509,6 +509,47 @@ def test_past_the_backlog_a_phones_first_connection_is_not_put_out_for_a_flood(t
                 s.close()
 
 
+def test_a_flood_of_kept_alive_pages_past_the_backlog_does_not_put_the_players_out(tmp_path):
+    """Addresses each keeping a few page connections alive, each asking again and again
+    and reopened at once when closed, past the cap and its backlog: their connections
+    are always young and mid-request, so the players' WebSockets were all that was left
+    to put out, and were, again and again (an outside attack: 254 addresses, three
+    each). A newcomer whose room would cost a player's WebSocket no less like a flood
+    than its own address waits instead."""
+    import threading
+
+    limits = {"max_connections": 8, "max_per_client": 8, "backlog": 2}
+    with GuardedServer(tmp_path, limits=limits) as srv:
+        players = [hold_websocket(srv.port, f"127.0.10.{2 + k}") for k in range(2)]
+        stop = threading.Event()
+
+        def flood(source: str) -> None:
+            while not stop.is_set():
+                try:
+                    with socket.create_connection(("127.0.0.1", srv.port), timeout=2,
+                                                  source_address=(source, 0)) as s:
+                        while not stop.is_set():
+                            s.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                            if not s.recv(65536):
+                                break
+                except OSError:
+                    pass
+
+        threads = [threading.Thread(target=flood, args=(f"127.0.11.{2 + k // 3}",), daemon=True)
+                   for k in range(12)]
+        try:
+            for t in threads:
+                t.start()
+            time.sleep(8)
+            assert [closed_by_server(p) for p in players] == [False, False]
+        finally:
+            stop.set()
+            for t in threads:
+                t.join(5)
+            for p in players:
+                p.close()
+
+
 def test_the_table_screen_is_never_turned_away_by_uvicorns_own_cap(tmp_path):
     """Past uvicorn's own cap (connections or tasks) it answers every request 503 itself,
     before our room-making: a table screen that reloaded during a flood got a 503 page,
