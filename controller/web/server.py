@@ -402,6 +402,7 @@ class GuardedH11Protocol(H11Protocol):
                 # and a flood reconnecting never puts out an address that is not
                 if me in KIOSK or self._reconnecting(busiest) >= self._reconnecting(me):
                     victim = max(others[busiest], key=lambda p: (_receiving_body(p), getattr(p, "opened", 0.0)))
+
             def flood_like(k: str) -> tuple[float, int, bool]:
                 return (self._reconnecting(k), _as_held(held.get(k, [])),
                         now - self.put_out_at.get(k, -PUT_OUT_LATELY) < PUT_OUT_LATELY)
@@ -413,8 +414,7 @@ class GuardedH11Protocol(H11Protocol):
                 # than this newcomer is not put out for it (a flood of kept-alive pages,
                 # each reopened at once, stays young and loading; the players' WebSockets
                 # were all that was left, put out again and again); it waits instead
-                if self.transport.is_closing():
-                    return
+                # (gone meanwhile, or still loading: nothing, as below)
                 victim = self
             if victim is not self and not again:
                 # another address's pages being loaded, or connections that have sent
