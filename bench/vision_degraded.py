@@ -21,7 +21,9 @@ spoiled:
 - ``coarse``: half the resolution (shrunk to half and enlarged back: cards half as far
   in pixels as the documented size);
 - ``jpeg``: a cheap camera's compression (quality 35);
-- ``warm``: a tungsten lamp (blue times 0.7, red times 1.1).
+- ``warm``: a tungsten lamp (blue times 0.7, red times 1.1);
+- ``hazed``: seen through glare on a glossy sheet, or a misted lens (levels times 0.6,
+  plus 110: nothing in view darker than 110).
 
 Per kind it prints the share read right (the surest read is the card), the wrong reads
 the tracker would count (at 0.5 or more) and those at 0.9 or more, which should never
@@ -92,6 +94,7 @@ KINDS: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]] = {
     "coarse": _coarse,
     "jpeg": _jpeg,
     "warm": lambda img, rng: _levels(img, (0.7, 1.0, 1.1)),
+    "hazed": lambda img, rng: _levels(img, (0.6, 0.6, 0.6), 110.0),
 }
 
 

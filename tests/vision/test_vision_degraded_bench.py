@@ -29,6 +29,7 @@ def test_spoiled_kinds_change_the_frame_as_they_say(bench: dict) -> None:
     assert np.array_equal(grey[..., 0], grey[..., 2]) and not np.array_equal(frame, grey)
     assert kinds["dim"](frame, rng).mean() == pytest.approx(0.55 * frame.mean(), rel=0.02)
     assert kinds["washed"](frame, rng).mean() > frame.mean()
+    assert kinds["hazed"](frame, rng).min() >= 110 > frame.min()
     blur = kinds["blur"](frame, rng)
     assert cv2.Laplacian(blur, cv2.CV_32F).var() < 0.5 * cv2.Laplacian(frame, cv2.CV_32F).var()
     for kind, spoil in kinds.items():

@@ -27,6 +27,7 @@ from vision.detector import (
 )
 from vision.index_pairs import (
     AREA_WEIGHT,
+    INK_MIN,
     PAIR_SPACING,
     RANK_AT,
     RANK_TO_SUIT,
@@ -862,8 +863,8 @@ def test_a_ten_on_a_board_as_white_as_its_stock_is_read_by_its_index(
 ) -> None:
     """A ten lying on a board as white as its stock has no outline and is read by its
     index alone, whose sharp "1" and "0" are two blobs. Read with the "0" as its rank it
-    is a queen (here counted: a wrong card the tracker would take); with the two joined,
-    the ten."""
+    is a queen (a wrong card, here short of what the tracker counts); with the two
+    joined, the ten."""
     import vision.detector as detector_module
 
     frame, _ = scene(
@@ -875,7 +876,16 @@ def test_a_ten_on_a_board_as_white_as_its_stock_is_read_by_its_index(
 
     assert counted() == {"TH"}
     monkeypatch.setattr(detector_module, "ten_ranks", lambda *args: [])
-    assert counted() == {"QH"}
+    assert {d.card for d in CardDetector().detect(frame) if d.card} == {"QH"}
+
+
+#: Four small cards on a white board (bench/vision_white_board.py's draw, 200-240 px tall).
+SMALL_ON_WHITE = [
+    CardSpec("AH", (640, 760), 208.1301134445826, 116.97935204721819),
+    CardSpec("4D", (250, 480), 232.24861324108173, 113.92275146561646),
+    CardSpec("5D", (640, 200), 205.96154334134224, 251.46431651459187),
+    CardSpec("AS", (1030, 480), 217.94176403041504, 287.61821674672825),
+]
 
 
 def test_a_small_red_card_on_a_white_board_is_found_at_the_fainter_ink(
@@ -889,13 +899,7 @@ def test_a_small_red_card_on_a_white_board_is_found_at_the_fainter_ink(
     either it is missed."""
     import vision.detector as detector_module
 
-    specs = [  # (bench/vision_white_board.py's draw, cards 200-240 px tall)
-        CardSpec("AH", (640, 760), 208.1301134445826, 116.97935204721819),
-        CardSpec("4D", (250, 480), 232.24861324108173, 113.92275146561646),
-        CardSpec("5D", (640, 200), 205.96154334134224, 251.46431651459187),
-        CardSpec("AS", (1030, 480), 217.94176403041504, 287.61821674672825),
-    ]
-    frame, _ = scene(specs, seed=805, table_colour=(238, 240, 240))
+    frame, _ = scene(SMALL_ON_WHITE, seed=805, table_colour=(238, 240, 240))
 
     def counted() -> set[str]:
         return {d.card for d in CardDetector().detect(frame) if d.card and d.confidence >= 0.5}
@@ -905,6 +909,30 @@ def test_a_small_red_card_on_a_white_board_is_found_at_the_fainter_ink(
     assert counted() == {"AH", "4D", "5D", "AS"}
     monkeypatch.setattr(detector_module, "FAINT_BESIDE_LEAST", 1.1)
     assert counted() == {"4D", "5D", "AS"}
+
+
+def test_a_hazed_frames_faint_indices_are_measured_from_its_black_point(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The same four small cards on a white board, seen through a haze (every level
+    lifted most of the way to white: glare, or a photo overexposed): nothing in view is
+    darker than 110, so the ace of hearts' and the five of diamonds' thin red indices
+    are under a fifth darker than the stock, too faint even for the fainter search
+    measured from black. Measured from the frame's black point they are found too. The
+    first search keeps measuring from black (its blobs the same)."""
+    import vision.index_pairs as pairs_module
+
+    frame, _ = scene(SMALL_ON_WHITE, seed=805, table_colour=(238, 240, 240))
+    hazed = np.clip(frame.astype(np.float32) * 0.6 + 110, 0, 255).astype(np.uint8)
+
+    def counted() -> set[str]:
+        return {d.card for d in CardDetector().detect(hazed) if d.card and d.confidence >= 0.5}
+
+    first = ink_blobs(hazed, on_stock=False, size=640, least=INK_MIN)
+    assert counted() == {"AH", "4D", "5D", "AS"}
+    monkeypatch.setattr(pairs_module, "BLACK_POINT_MOST", 0.0)  # from black, as before
+    assert counted() == {"4D", "AS"}
+    assert ink_blobs(hazed, on_stock=False, size=640, least=INK_MIN) == first
 
 
 def test_an_index_pair_handed_over_is_read_as_the_search_reads_it() -> None:
