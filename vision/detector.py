@@ -498,7 +498,7 @@ class CardDetector:
             # cards give no outline even in the negative (lying against each other, or
             # against a keyboard, seen at a slant)
             out += self._from_index_pairs(frame_bgr, out, CORNER_MIN, negative=True)
-        out = one_per_card(out)
+        out = one_per_card(out, self._on_a_pile)
         searched = False
         if small is None:  # (with a plane the masks are in view pixels: not yet used)
             out += self._overlapped(frame_bgr, masks, out)
@@ -1060,9 +1060,7 @@ class CardDetector:
         _, m, corner = lone
         if not _in_index_corner(m, self._index_point(pair), 1 - corner, REREAD_SLACK):
             return False  # not the outline's other index corner: the next card of a fan
-        read_at = RANK_AT if corner == 0 else tuple(np.array(CARD_SIZE) - np.array(RANK_AT))
-        x, y, w = np.linalg.inv(m) @ np.array([*read_at, 1.0])
-        a, b, c = entry[1] @ np.array([x / w, y / w, 1.0])
+        a, b, c = entry[1] @ np.array([*_rank_point(m, corner), 1.0])
         # past both of the pair's card's middles, towards its far corner (the pair gives
         # the card's size from one index only, so not its far index corner exactly)
         width, height = CARD_SIZE
@@ -1078,9 +1076,30 @@ class CardDetector:
 
     def _index_point(self, d: Detection) -> tuple[float, float]:
         """Where the rank of a card read from index pairs alone lies, in frame pixels."""
-        _, m, _ = self._by_index[id(d)]
-        x, y, w = np.linalg.inv(m) @ np.array([*RANK_AT, 1.0])
-        return float(x / w), float(y / w)
+        return _rank_point(self._by_index[id(d)][1], 0)
+
+    def _on_a_pile(self, a: Detection, b: Detection) -> bool:
+        """Whether one of ``a`` and ``b`` is an outline read from one corner alone, the
+        other a card found by its index pair that counts, read as another card, whose
+        index is in neither of the outline's index corners (nor the outline's read index
+        in its own). Such an outline may be a pile's (as :meth:`_covers` holds), and the
+        card on top of the pile, found by its own index, is the one just played: a dark
+        deck's three of diamonds lying on the three of hearts, the pile outlined as one
+        and read from the heart's corner, held the other's centre and was dropped
+        (thirty-ninth round)."""
+        for card, pile in ((a, b), (b, a)):
+            lone = self._one_corner.get(id(pile))
+            pair = self._by_index.get(id(card))
+            if lone is None or lone[0] is not pile or pair is None or pair[0] is not card:
+                continue
+            if card.card in (None, pile.card) or card.confidence < CORNER_MIN:
+                continue
+            index = self._index_point(card)
+            if any(_in_index_corner(lone[1], index, corner) for corner in (0, 1)):
+                continue  # the pile's own index read again, or its other one
+            if not _in_index_corner(pair[1], _rank_point(lone[1], lone[2]), 0):
+                return True
+        return False
 
     def _pile_as_one(self, frame_bgr: np.ndarray, found: list[Detection]) -> list[Detection]:
         """The cards of a pile outlined as one card, found by their corner indices.
@@ -1486,6 +1505,14 @@ def _by_dark_pips(pips: FirstPips | None, card: str, confidence: float) -> tuple
     if confidence < PIPS_LIFT_FROM:
         return card[0] + suit, confidence
     return card[0] + suit, CORNER_MIN  # turned, lifted, or both: counted, no surer
+
+
+def _rank_point(m: np.ndarray, corner: int) -> tuple[float, float]:
+    """Where the rank of index corner ``corner`` (0 top left, 1 bottom right) of the card
+    the map ``m`` (frame to rectified card) rectifies lies, in frame pixels."""
+    at = RANK_AT if corner == 0 else (CARD_SIZE[0] - RANK_AT[0], CARD_SIZE[1] - RANK_AT[1])
+    x, y, w = np.linalg.inv(m) @ np.array([*at, 1.0])
+    return float(x / w), float(y / w)
 
 
 def _far_corner_off(m: np.ndarray, shape: tuple[int, ...]) -> bool:

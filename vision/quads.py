@@ -9,6 +9,8 @@ passes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
@@ -80,13 +82,16 @@ def one_spot(a: Detection, b: Detection) -> bool:
     return centre_inside(a, b.quad) and centre_inside(b, a.quad)
 
 
-def one_per_card(dets: list[Detection]) -> list[Detection]:
+def one_per_card(
+    dets: list[Detection], two: Callable[[Detection, Detection], bool] | None = None
+) -> list[Detection]:
     """One detection per physical card: outlines from different masks that were not
     grouped (a shadow halo, a table-difference blob) each hold the other's centre; the
-    best reading of them stays."""
+    best reading of them stays. ``two``: whether two detections that so share a spot are
+    two cards all the same (a card lying on a pile outlined as one)."""
     ranked = sorted(dets, key=lambda d: (d.card is not None, d.confidence), reverse=True)
     kept: list[Detection] = []
     for d in ranked:
-        if not any(one_spot(d, k) for k in kept):
+        if not any(one_spot(d, k) and not (two is not None and two(d, k)) for k in kept):
             kept.append(d)
     return [d for d in dets if any(d is k for k in kept)]

@@ -500,3 +500,39 @@ def test_a_pale_black_index_is_kept_from_the_fainter_search_only_in_a_grey_frame
     assert counted_cards(frame) == {"7S", "5H", "8C", "6D", "2C"}
     monkeypatch.setattr(detector_module, "FAINT_BESIDE_INK", INK_MIN)
     assert "8C" not in counted_cards(grey)
+
+
+def _box(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+
+
+def test_a_card_found_by_its_index_on_a_pile_read_from_one_corner_stays() -> None:
+    """A pile outlined as one, read from its bottom-right corner as the card under, and
+    the card on top of it found by its own index pair: each outline holds the other's
+    centre, as one card's outlines from two masks do, and the less sure one was
+    dropped. Where the top card's index is in neither of the pile's index corners, both
+    stay; where it is the pile's other corner, or the two read alike, or the index read
+    does not count, or the outline was read from both corners, one card stays."""
+    from vision.detector import CARD_SIZE
+    from vision.locate import card_map
+    from vision.quads import one_per_card
+
+    def kept(pile_corner: int | None, card_box: np.ndarray, card: str, conf: float) -> list[str]:
+        det = CardDetector()
+        pile = Detection(_box(100, 100, 500, 400), "3H", 0.55)
+        top = Detection(card_box, card, conf)
+        if pile_corner is not None:
+            det._one_corner[id(pile)] = (pile, card_map(pile.quad, CARD_SIZE), pile_corner)
+        det._by_index[id(top)] = (top, card_map(top.quad, CARD_SIZE), False)
+        return [d.card or "" for d in one_per_card([pile, top], det._on_a_pile)]
+
+    on_top = _box(250, 130, 450, 400)  # its index at about (271, 152): mid-pile
+    assert kept(1, on_top, "3D", 0.51) == ["3H", "3D"]
+    assert kept(0, on_top, "3D", 0.51) == ["3H", "3D"]
+    assert kept(1, _box(130, 110, 330, 390), "3D", 0.51) == ["3H"]  # the pile's top-left
+    assert kept(1, on_top, "3H", 0.51) == ["3H"]
+    assert kept(1, on_top, "3D", CORNER_MIN - 0.01) == ["3H"]
+    assert kept(None, on_top, "3D", 0.51) == ["3H"]
+    assert kept(1, on_top, "3D", 0.6) == ["3H", "3D"]  # surer than the pile: both still
+    plain = one_per_card([Detection(_box(100, 100, 500, 400), "3H", 0.55), Detection(on_top, "3D", 0.51)])
+    assert [d.card for d in plain] == ["3H"]  # without the pile's rule, as before
