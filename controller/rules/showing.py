@@ -59,19 +59,19 @@ class Showing:
         # claim whose card was flagged when played (a card the referee knew proved it):
         # that revoke is on the record already, and was ruled on, or let go, then, as in
         # dealt mode.
-        claims = [{s: claim for s, claim in h.voids[seat].items() if claim[1] not in h.flagged_claims}
-                  for seat in range(4)]
-        self._clear_spent_claims(dict(enumerate(claims)), out)
-        asked = {seat: claims[seat] for seat in range(4) if claims[seat] and h.played_count[seat] < 13}
+        claims = {seat: {s: claim for s, claim in h.voids[seat].items() if claim[1] not in h.flagged_claims}
+                  for seat in range(4)}
+        self._clear_spent_claims(claims, out)
+        asked = {seat: theirs for seat, theirs in claims.items() if theirs and h.played_count[seat] < 13}
         if not asked:
             return False
         h.show_done = True
         h.show_asked = asked
         h.show_outcome = outcome
         self.phase = Phase.SHOW
-        for seat, claims in sorted(asked.items()):
-            suits = sorted(claims, key=lambda s: claims[s][0])
-            out.append(ShowAsked(seat, tuple(Suit(s) for s in suits), tuple(claims[s][0] for s in suits)))
+        for seat, theirs in sorted(asked.items()):
+            suits = sorted(theirs, key=lambda s: theirs[s][0])
+            out.append(ShowAsked(seat, tuple(Suit(s) for s in suits), tuple(theirs[s][0] for s in suits)))
         return True
 
     def _clear_spent_claims(self, claims: dict[int, dict[int, tuple[int, int, str]]], out: list[Event]) -> None:
