@@ -61,6 +61,8 @@ volume.addEventListener("change", () => setVoice({ volume: Number(volume.value) 
 mute.addEventListener("change", () => setVoice({ mute: mute.checked }));
 
 async function command(name, args = {}) {
+  // the last command's "Done" must not stand for this one until the table has answered
+  say(t("admin.sending"));
   const r = await post("/admin/api/command", { name, args });
   if (r.status === 401) { await session(); return say(t("admin.pin"), false); }
   if (!r.ok) return say(r.data.detail || String(r.status), false);
