@@ -14,6 +14,7 @@ import numpy as np
 from vision.detection import Detection
 from vision.index import IndexGlyphs, corner_windows, corners, find_index
 from vision.index_pairs import (
+    GLYPH_MAX,
     INK_MIN,
     MAX_PAIRS,
     RANK_AT,
@@ -48,6 +49,7 @@ from vision.locate import (
     grouped,
     mask_sources,
     outlines,
+    side_lengths,
     turned,
 )
 from vision.model import BLACK_SUITS, SUITS, DeckGlyphs, GlyphModel
@@ -197,6 +199,27 @@ FAINT_HALF_LEAST = 0.6
 #: reads it added, ten right and three wrong from 0.5; six right and none wrong from
 #: 0.6).
 HALF_SPARE_LEAST = 0.6
+#: A card lying small: a table seen whole by a 1280-pixel camera shows a card about
+#: 110-170 px tall, its rank and suit 8-17 px each, which the search's working copy
+#: halves until they run together. The frame is searched once more at its full size
+#: (only where it is at least ``SMALL_FROM`` times the working copy's), for glyphs up to
+#: ``SMALL_GLYPH_MOST`` px long (bigger ones were found in the working copy), and those
+#: reads count from ``SMALL_LEAST``. Rendered white board, cards 110-170 px (frames with
+#: colour, on the board and on a dark table, ``bench/vision_white_board.py --sizes 110
+#: 170``): of the reads it added, 56 right and 11 wrong from 0.5, 50 and 2 from 0.6; in
+#: grey frames 86 and 28 from 0.5, 71 and 20 from 0.6 (small clubs read as diamonds at
+#: 0.8), so in a grey frame nothing from it would count (``SMALL_GREY_LEAST`` over 1)
+#: and it is not run. Read steady at every small shift too (as a jack is): three right
+#: reads fewer, no wrong one fewer.
+SMALL_FROM = 1.5
+SMALL_GLYPH_MOST = 24
+SMALL_LEAST = 0.6
+SMALL_GREY_LEAST = 1.1
+#: Nor is it run where every card counted is at least this long (pixels): the cards of
+#: one table are seen at one size, give or take a slant's twofold (a small card is up to
+#: about ten times its longest glyph, 240 px). On the development singles, nearly all
+#: close-ups, it cost a fifth more time per photo, for no card.
+SMALL_BESIDE_MOST = 480.0
 #: The same for the fainter ink's search (:data:`FAINT_INK`) once cards were read by
 #: their indices alone: a small card's thin red rank on a board as white as its stock
 #: is too faint for the first search's ink (rendered white boards, cards 200-240 px
@@ -530,6 +553,8 @@ class CardDetector:
             out += self._spare_reads(spare, out)
         if long_ones and any(d.card for d in out):
             out += self._elongated_cards(frame_bgr, long_ones, out)
+        if searched or not any(d.card and d.confidence >= CORNER_MIN for d in out):
+            out += self._small_cards(frame_bgr, out)
         if self._disputed:
             out = self._settle_disputes(out)
         if small is not None and self.plane is not None:
@@ -570,6 +595,25 @@ class CardDetector:
         if det.card is None or det.confidence < CORNER_MIN:
             return None
         return det if all(d.card != det.card for d in found) else None
+
+    def _small_cards(self, frame_bgr: np.ndarray, found: list[Detection]) -> list[Detection]:
+        """Cards lying small (:data:`SMALL_GLYPH_MOST`) found by their indices in the frame
+        at its full size, outside the cards read, in a frame with colour whose index
+        search has run. In the search's working copy such a card's rank and suit are a
+        few pixels each and run together into one blob, which pairs with nothing.
+        Counted only from :data:`SMALL_LEAST`, and only where colour tells red ink from
+        black (:data:`SMALL_GREY_LEAST`): at that size a suit is a few pixels, and its
+        shape alone is a poor witness."""
+        full = max(frame_bgr.shape[:2])
+        least = SMALL_LEAST if self._colour else SMALL_GREY_LEAST
+        if least > 1.0 or full < SMALL_FROM * SEARCH_SIZE:
+            return []
+        counted = [d.quad for d in found if d.card and d.confidence >= CORNER_MIN]
+        if counted and min(float(side_lengths(q).max()) for q in counted) >= SMALL_BESIDE_MOST:
+            return []  # the cards in view are big: none lies small beside them
+        return self._from_index_pairs(
+            frame_bgr, found, least, full, longest=SMALL_GLYPH_MOST
+        )
 
     def _faint_beside(self, frame_bgr: np.ndarray, found: list[Detection]) -> list[Detection]:
         """Red cards found by an index paler than the search's ink (:data:`FAINT_BESIDE_INK`)
@@ -704,12 +748,14 @@ class CardDetector:
         negative: bool = False,
         ink: int = INK_MIN,
         most: int = MAX_PAIRS,
+        longest: int = GLYPH_MAX,
     ) -> list[Detection]:
         """Cards found by a corner index alone (:mod:`vision.index_pairs`) outside the
         cards already read: the best read of each pair of blobs (either way up), each
         blob and each card used once, surest first; never "sure". ``negative``: the
         blobs are looked for in the frame's negative (a dark deck's light ink; the reader
-        tells dark stock itself)."""
+        tells dark stock itself). ``longest``: the longest glyph looked for, in the
+        working copy's pixels."""
         whole = [d for d in found if d.card]
         seen = {d.card for d in whole}
         seek = cv2.bitwise_not(frame_bgr) if negative else frame_bgr
@@ -719,6 +765,7 @@ class CardDetector:
             size=size,
             least=ink,
             table=self._table_view(frame_bgr.shape, size, negative),
+            longest=longest,
         )
         self._squash = frame_squash(blobs)
         # ink on a card already read is its index, its pips or its picture

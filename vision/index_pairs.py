@@ -120,6 +120,7 @@ def ink_blobs(
     size: int = SEARCH_SIZE,
     least: int = INK_MIN,
     table: np.ndarray | None = None,
+    longest: int = GLYPH_MAX,
 ) -> tuple[list[InkBlob], float]:
     """Compact ink blobs darker than the stock round them, and the working scale;
     ``on_stock`` keeps only those on stock about as bright as the brightest paper in
@@ -129,6 +130,8 @@ def ink_blobs(
     darker than its stock ink is (of 255). ``table``: the empty table as the search sees
     it (:func:`table_grey`, the same size): a blob where the frame shows the empty table
     is the table's own, not looked at (:data:`TABLE_SAME`).
+    ``longest``: the longest glyph looked for, where a search wants only small ones (then
+    no component too long or too sparse for a glyph is looked into either).
 
     How much darker than the stock round it each pixel is, as a share of that stock's
     brightness (the grey closed over a window wider than any glyph), so a dim photo's
@@ -143,7 +146,7 @@ def ink_blobs(
     # every component measured at once (a webcam's speckle makes a thousand of them)
     x, y, bw, bh, area = (stats[1:, k] for k in range(5))
     long = np.maximum(bw, bh)
-    keep = _glyph_shaped(x, y, bw, bh, area, ink.shape, GLYPH_FILL)
+    keep = _glyph_shaped(x, y, bw, bh, area, ink.shape, GLYPH_FILL, longest)
     if table is not None and table.shape == ink.shape:
         keep &= ~_the_tables(grey, table, (x, y, bw, bh))
     cx, cy = cents[1:, 0], cents[1:, 1]
@@ -165,6 +168,8 @@ def ink_blobs(
         InkBlob(float(cx[i]), float(cy[i]), int(bw[i]), int(bh[i]), int(area[i]), bool(shade[i]))
         for i in np.flatnonzero(keep)
     ]
+    if longest < GLYPH_MAX:
+        return out, scale
     # too long (a glyph and a line run together) or too sparse for a glyph, within reach
     joined = (long > GLYPH_MAX) & (long <= SPLIT_REACH * GLYPH_MAX)
     joined |= (GLYPH_MIN <= long) & (long <= GLYPH_MAX) & (area < GLYPH_FILL * bw * bh)
@@ -211,12 +216,13 @@ def _glyph_shaped(
     area: np.ndarray,
     shape: tuple[int, ...],
     fill: float,
+    longest: int = GLYPH_MAX,
 ) -> np.ndarray:
     """Which components (their boxes and areas, in a working copy of ``shape``) could be
     a glyph: a glyph's size, not cut by the frame's edge (no whole glyph), and filling at
     least ``fill`` of their box."""
     long, short = np.maximum(w, h), np.minimum(w, h)
-    keep = (GLYPH_MIN <= long) & (long <= GLYPH_MAX) & (short >= 3)
+    keep = (GLYPH_MIN <= long) & (long <= longest) & (short >= 3)
     keep &= (x > 0) & (y > 0) & (x + w < shape[1]) & (y + h < shape[0])
     return keep & (area >= fill * w * h)
 

@@ -876,6 +876,7 @@ def test_a_ten_on_a_board_as_white_as_its_stock_is_read_by_its_index(
 
     assert counted() == {"TH"}
     monkeypatch.setattr(detector_module, "ten_ranks", lambda *args: [])
+    monkeypatch.setattr(detector_module, "SMALL_LEAST", 1.1)  # (it reads the ten too)
     assert {d.card for d in CardDetector().detect(frame) if d.card} == {"QH"}
 
 
@@ -895,8 +896,10 @@ def test_a_small_red_card_on_a_white_board_is_found_at_the_fainter_ink(
     outline, and three are read by their indices alone. The small ace of hearts' thin
     red "A" is too faint for the first search's ink; searched again at the fainter ink
     (outside the cards read), it is found too; the fainter search beside the cards read
-    (``FAINT_BESIDE_INK``, a red index under the next card) finds it as well. Without
-    either it is missed."""
+    (``FAINT_BESIDE_INK``, a red index under the next card) finds it as well, and so does
+    the search at the frame's full size for small glyphs (the "A" is small enough for it,
+    and its thin strokes are not paled by halving the frame). Without all three it is
+    missed."""
     import vision.detector as detector_module
 
     frame, _ = scene(SMALL_ON_WHITE, seed=805, table_colour=(238, 240, 240))
@@ -908,6 +911,8 @@ def test_a_small_red_card_on_a_white_board_is_found_at_the_fainter_ink(
     monkeypatch.setattr(detector_module, "FAINT_SPARE_LEAST", 1.1)  # nothing kept from it
     assert counted() == {"AH", "4D", "5D", "AS"}
     monkeypatch.setattr(detector_module, "FAINT_BESIDE_LEAST", 1.1)
+    assert counted() == {"AH", "4D", "5D", "AS"}
+    monkeypatch.setattr(detector_module, "SMALL_LEAST", 1.1)
     assert counted() == {"4D", "5D", "AS"}
 
 
@@ -920,6 +925,7 @@ def test_a_hazed_frames_faint_indices_are_measured_from_its_black_point(
     are under a fifth darker than the stock, too faint even for the fainter search
     measured from black. Measured from the frame's black point they are found too. The
     first search keeps measuring from black (its blobs the same)."""
+    import vision.detector as detector_module
     import vision.index_pairs as pairs_module
 
     frame, _ = scene(SMALL_ON_WHITE, seed=805, table_colour=(238, 240, 240))
@@ -929,6 +935,8 @@ def test_a_hazed_frames_faint_indices_are_measured_from_its_black_point(
         return {d.card for d in CardDetector().detect(hazed) if d.card and d.confidence >= 0.5}
 
     first = ink_blobs(hazed, on_stock=False, size=640, least=INK_MIN)
+    assert counted() == {"AH", "4D", "5D", "AS"}
+    monkeypatch.setattr(detector_module, "SMALL_LEAST", 1.1)  # (it finds them too)
     assert counted() == {"AH", "4D", "5D", "AS"}
     monkeypatch.setattr(pairs_module, "BLACK_POINT_MOST", 0.0)  # from black, as before
     assert counted() == {"4D", "AS"}
@@ -1153,3 +1161,50 @@ def test_a_pair_read_as_nothing_is_read_in_the_true_shape_once_a_weak_one_showed
     assert read((None, 0.0), ("9C", 0.7)) == (None, 0.0)
     assert read(("6H", 0.4), ("6H", 0.8)) == ("6H", 0.8)  # the same card, sure: shown
     assert read((None, 0.0), ("9C", 0.7)) == ("9C", 0.7)
+
+
+#: Four cards lying small on a white board, as a 1280-pixel camera sees a whole table
+#: (bench/vision_white_board.py --sizes 110 170, seed 3, its twentieth frame).
+SMALL_CARDS = [
+    CardSpec("9C", (640, 760), 144.94499181630542, 37.583630777509676),
+    CardSpec("7H", (250, 480), 136.54505909354504, 140.3477546328791),
+    CardSpec("2C", (640, 200), 152.39914466602306, 31.72782377173888),
+    CardSpec("8S", (1030, 480), 120.13749034759984, 184.53508414397683),
+]
+
+
+def test_cards_lying_small_are_found_by_their_indices_at_the_frames_full_size(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Cards about 120-150 px tall on a board as white as their stock: no outline, and in
+    the search's working copy each index's rank and suit run together into one blob.
+    Searched again at the frame's full size, for small glyphs only, two clubs are found.
+    In the same frame in grey that search would read both clubs as diamonds (a small
+    club's lobes blur into a lozenge, and no colour says the ink is black), so a grey
+    frame is not searched so."""
+    import vision.detector as detector_module
+
+    frame, _ = scene(SMALL_CARDS, seed=719, table_colour=(238, 240, 240))
+    grey = cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+
+    def counted(image: np.ndarray) -> set[str]:
+        return {d.card for d in CardDetector().detect(image) if d.card and d.confidence >= 0.5}
+
+    assert counted(frame) == {"9C", "2C"}
+    assert counted(grey) == set()
+    with monkeypatch.context() as m:
+        m.setattr(detector_module, "SMALL_LEAST", 1.1)  # nothing kept from it
+        assert counted(frame) == set()
+    with monkeypatch.context() as m:
+        m.setattr(detector_module, "SMALL_GREY_LEAST", 0.6)
+        assert {"9D", "2D"} <= counted(grey)
+    # beside a card read at close range (500 px) no card lies small: not searched, as
+    # the development singles' close-ups are not (a fifth of their time)
+    near, _ = scene(
+        [*SMALL_CARDS, CardSpec("KD", (1000, 230), 500.0, 10.0)],
+        seed=719,
+        table_colour=(238, 240, 240),
+    )
+    assert counted(near) == {"KD"}
+    monkeypatch.setattr(detector_module, "SMALL_BESIDE_MOST", 1e9)
+    assert counted(near) == {"KD", "9C", "7H", "2C", "8S"}
