@@ -999,6 +999,8 @@ def test_a_calibrated_empty_table_reads_few_index_pairs(monkeypatch: pytest.Monk
     """An empty grained table's frame (a hand moved over it) is searched for indices
     several times over; calibrated, the table's own grain is not paired, so far fewer
     card hypotheses are read, and no card is seen."""
+    import vision.detector as detector_module
+
     _, table, _ = scene_and_empty([], seed=2)
     frame, empty = a_moment_later(table, np.random.default_rng(1)), a_moment_later(table, np.random.default_rng(2))
     read: list[bytes] = []
@@ -1009,6 +1011,8 @@ def test_a_calibrated_empty_table_reads_few_index_pairs(monkeypatch: pytest.Monk
         return afresh(self, f, m)
 
     monkeypatch.setattr(CardDetector, "_read_pair_afresh", reading)
+    # (searched as if something on it differed from the empty table: a hand, say)
+    monkeypatch.setattr(detector_module, "BARE_MOST", 0)
     CardDetector().detect(frame)
     uncalibrated = len(read)
     read.clear()
@@ -1016,6 +1020,37 @@ def test_a_calibrated_empty_table_reads_few_index_pairs(monkeypatch: pytest.Monk
     assert not [d for d in found if d.card]
     assert uncalibrated > 40
     assert len(read) < uncalibrated / 4
+
+
+def test_a_calibrated_frame_of_the_empty_table_alone_is_not_searched(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A grained table, calibrated, seen empty a moment later (fresh sensor noise, JPEG
+    loss): nothing in it differs from the empty table, so it holds no card and is not
+    searched for one (the costliest frame of all, every search run for nothing). A
+    single card lying small on a board as white as its stock still differs by its ink,
+    and is read."""
+    import vision.detector as detector_module
+
+    _, table, _ = scene_and_empty([], seed=2)
+    frame, empty = a_moment_later(table, np.random.default_rng(1)), a_moment_later(table, np.random.default_rng(2))
+    read: list[bytes] = []
+    afresh = CardDetector._read_pair_afresh
+
+    def reading(self: CardDetector, f: np.ndarray, m: np.ndarray) -> tuple:
+        read.append(m.tobytes())
+        return afresh(self, f, m)
+
+    monkeypatch.setattr(CardDetector, "_read_pair_afresh", reading)
+    assert CardDetector(empty=empty).detect(frame) == []
+    assert read == []
+    small, bare, _ = scene_and_empty(
+        [CardSpec("2S", (640, 480), 140.0, 30.0)], seed=5, table_colour=(238, 240, 240)
+    )
+    detector = CardDetector(empty=a_moment_later(bare, np.random.default_rng(3)))
+    assert [d.card for d in detector.detect(small) if d.card] == ["2S"]
+    monkeypatch.setattr(detector_module, "BARE_MOST", 10**7)  # every frame taken as bare
+    assert detector.detect(small) == []
 
 
 def test_a_calibrated_tables_grain_is_known_when_the_exposure_has_drifted() -> None:
