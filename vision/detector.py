@@ -45,14 +45,12 @@ from vision.locate import (
     card_map,
     dark_quads,
     dark_quads_and_mask,
-    difference_mask,
     elongated,
     grouped,
     mask_sources,
     outlines,
     side_lengths,
     turned,
-    work_copy,
 )
 from vision.model import BLACK_SUITS, SUITS, DeckGlyphs, GlyphModel
 from vision.overlap import (
@@ -278,9 +276,6 @@ class CardDetector:
         #: up), and the empty table it was made from: made once per calibration.
         self._table_views: dict[tuple[int, bool], np.ndarray] = {}
         self._table_views_of: np.ndarray | None = None
-        #: The empty table at the working size (:func:`vision.locate.work_copy`), and the
-        #: empty table it was made from: what :meth:`_bare_table` compares a frame with.
-        self._empty_work: tuple[np.ndarray, np.ndarray] | None = None
         #: Whether the frame being read has colour (a monochrome one cannot tell red ink).
         self._colour = True
         #: Whether a card of the frame being read was read as its negative (a dark deck).
@@ -402,7 +397,7 @@ class CardDetector:
             first = self._detect_from(frame_bgr, edges=False, first_only=True)
             if first is not None:
                 return first
-            if self._bare_table(frame_bgr):
+            if self._bare_table():
                 return []
             plain = self._detect_from(frame_bgr, edges=False)
             if plain is not None:
@@ -1000,20 +995,18 @@ class CardDetector:
             return card, CORNER_MIN
         return card, confidence
 
-    def _bare_table(self, frame_bgr: np.ndarray) -> bool:
-        """Whether the frame shows the empty table captured at calibration and nothing
-        else: under :data:`BARE_MOST` pixels of its working copy differ from it
-        (:func:`vision.locate.difference_mask`, which divides out a change of
-        brightness). A card, even one as white as the table and lying small, differs
-        by its ink at least; a frame with nothing to find went through every search,
-        the costliest frame of all, and now and then read the table's grain as a card."""
-        empty = self.empty
-        if empty is None or empty.shape != frame_bgr.shape:
+    def _bare_table(self) -> bool:
+        """Whether the frame being read shows the empty table captured at calibration
+        and nothing else: under :data:`BARE_MOST` pixels of its working copy differ from
+        it (the frame's own difference mask, :func:`vision.locate.difference_mask`,
+        which divides out a change of brightness, and is made once for the frame). A
+        card, even one as white as the table and lying small, differs by its ink at
+        least; a frame with nothing to find went through every search, the costliest
+        frame of all, and now and then read the table's grain as a card."""
+        src = self._sources
+        if src is None or src.difference is None:
             return False
-        if self._empty_work is None or self._empty_work[0] is not empty:
-            self._empty_work = (empty, work_copy(empty)[0])
-        differ = difference_mask(work_copy(frame_bgr)[0], self._empty_work[1])
-        return cv2.countNonZero(differ) < BARE_MOST
+        return cv2.countNonZero(src.difference()) < BARE_MOST
 
     def _table_view(self, shape: tuple[int, ...], size: int, negative: bool) -> np.ndarray | None:
         """The empty table as an index search of a frame of ``shape`` at ``size`` sees it

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from functools import partial
+from functools import cache, partial
 
 import cv2
 import numpy as np
@@ -767,6 +767,9 @@ class Sources:
     fits: Fits | None = None
     #: the working copy in grey, made once when a blob is first cut along edges
     gray: list[np.ndarray] = field(default_factory=list)
+    #: the difference from the empty table (when one was given), made once when first
+    #: asked for: by its place among the masks, or before it to see if anything differs
+    difference: Callable[[], np.ndarray] | None = None
 
 
 def mask_sources(
@@ -785,15 +788,19 @@ def mask_sources(
     pending: list[tuple[str, Callable[[], np.ndarray]]] = [("paper", lambda: papers[0])]
     if len(papers) > 1:
         pending.append(("whiter paper", lambda: papers[1]))
+    difference = None
     if empty is not None:
 
+        @cache
         def difference() -> np.ndarray:
             size = (small.shape[1], small.shape[0])
             return difference_mask(small, cv2.resize(empty, size, interpolation=cv2.INTER_AREA))
 
         pending.append(("difference", difference))
     pending.append(("table", lambda: table_mask(small)))
-    src = Sources(small, scale, [], [], _Blobs(), pending=pending, cfg=cfg, fits=fits)
+    src = Sources(
+        small, scale, [], [], _Blobs(), pending=pending, cfg=cfg, fits=fits, difference=difference
+    )
     add_masks(src, 1 if first_only else None)
     return src
 

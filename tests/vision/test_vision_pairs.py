@@ -995,14 +995,15 @@ def test_a_cards_index_over_a_dark_patch_of_the_table_is_still_searched() -> Non
     assert on_the_index(*searched) == on_the_index(*ink_blobs(frame, on_stock=False))
 
 
-def test_a_calibrated_empty_table_reads_few_index_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An empty grained table's frame (a hand moved over it) is searched for indices
-    several times over; calibrated, the table's own grain is not paired, so far fewer
-    card hypotheses are read, and no card is seen."""
-    import vision.detector as detector_module
-
+def _empty_grained_table() -> tuple[np.ndarray, np.ndarray]:
+    """A grained table seen empty (a hand moved over it, say), and the empty table as
+    calibration captured it: each a moment apart (its own sensor noise, JPEG loss)."""
     _, table, _ = scene_and_empty([], seed=2)
-    frame, empty = a_moment_later(table, np.random.default_rng(1)), a_moment_later(table, np.random.default_rng(2))
+    return a_moment_later(table, np.random.default_rng(1)), a_moment_later(table, np.random.default_rng(2))
+
+
+def _pair_reads(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
+    """The card hypotheses every detector reads afresh from now on (each map's bytes)."""
     read: list[bytes] = []
     afresh = CardDetector._read_pair_afresh
 
@@ -1011,6 +1012,17 @@ def test_a_calibrated_empty_table_reads_few_index_pairs(monkeypatch: pytest.Monk
         return afresh(self, f, m)
 
     monkeypatch.setattr(CardDetector, "_read_pair_afresh", reading)
+    return read
+
+
+def test_a_calibrated_empty_table_reads_few_index_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An empty grained table's frame (a hand moved over it) is searched for indices
+    several times over; calibrated, the table's own grain is not paired, so far fewer
+    card hypotheses are read, and no card is seen."""
+    import vision.detector as detector_module
+
+    frame, empty = _empty_grained_table()
+    read = _pair_reads(monkeypatch)
     # (searched as if something on it differed from the empty table: a hand, say)
     monkeypatch.setattr(detector_module, "BARE_MOST", 0)
     CardDetector().detect(frame)
@@ -1032,16 +1044,8 @@ def test_a_calibrated_frame_of_the_empty_table_alone_is_not_searched(
     and is read."""
     import vision.detector as detector_module
 
-    _, table, _ = scene_and_empty([], seed=2)
-    frame, empty = a_moment_later(table, np.random.default_rng(1)), a_moment_later(table, np.random.default_rng(2))
-    read: list[bytes] = []
-    afresh = CardDetector._read_pair_afresh
-
-    def reading(self: CardDetector, f: np.ndarray, m: np.ndarray) -> tuple:
-        read.append(m.tobytes())
-        return afresh(self, f, m)
-
-    monkeypatch.setattr(CardDetector, "_read_pair_afresh", reading)
+    frame, empty = _empty_grained_table()
+    read = _pair_reads(monkeypatch)
     assert CardDetector(empty=empty).detect(frame) == []
     assert read == []
     small, bare, _ = scene_and_empty(
