@@ -337,9 +337,9 @@ class CardDetector:
             else:
                 key = (id(self.plane), id(self.empty))
                 if self._empty_view is None or self._empty_view[:2] != key:
-                    ev = small.rectify(self.empty) if self.empty is not None else None
+                    ev = self._view(small, self.empty) if self.empty is not None else None
                     self._empty_view = (*key, ev)
-                view = small.rectify(frame_bgr)
+                view = self._view(small, frame_bgr)
                 fits = kept_fits(self._known, small.to_frame) if self._known is not None else None
                 self._sources = mask_sources(
                     view, self.locate, self._empty_view[2], fits, first_only=first_only
@@ -660,7 +660,7 @@ class CardDetector:
         if small is None:
             quads = border_quads(frame_bgr, self.locate)
         else:
-            view = small.rectify(frame_bgr)
+            view = self._view(small, frame_bgr)
             quads = [small.to_frame(q) for q in border_quads(view, self.locate)]
         out = []
         for q in quads:
@@ -680,7 +680,7 @@ class CardDetector:
         if small is None:
             quads, mask, scale = dark_quads_and_mask(frame_bgr, self.locate)
         else:
-            view = small.rectify(frame_bgr)
+            view = self._view(small, frame_bgr)
             quads = [small.to_frame(q) for q in dark_quads(view, self.locate)]
         quads.sort(key=lambda q: -cv2.contourArea(q))
         out: list[Detection] = []
@@ -1007,6 +1007,19 @@ class CardDetector:
         if src is None or src.difference is None:
             return False
         return cv2.countNonZero(src.difference()) < BARE_MOST
+
+    def _view(self, small: TablePlane, img: np.ndarray) -> np.ndarray:
+        """``img`` (the frame, or the empty table) rectified by ``small``, the view beyond
+        the frame filled plain with the table's colour: the empty table's median, or
+        uncalibrated the frame's. A camera at a slant sees a trapezoid of table and the
+        view's corners reach past it: drawn out, the frame's edge made streaks there, and
+        a card at the edge ran on as a white band to the view's edge, outlined with its
+        neighbours as one (real photos seen at 45°, bench/vision_tilted_photos.py). The
+        frame and the empty table are filled alike, so the fill is no difference."""
+        calibrated = self.empty is not None and self.empty.shape == img.shape
+        sample = sampled(self.empty) if calibrated else self._sampled(img)
+        fill = np.median(sample.reshape(-1, sample.shape[-1]), axis=0)
+        return small.rectify(img, tuple(float(v) for v in fill))
 
     def _table_view(self, shape: tuple[int, ...], size: int, negative: bool) -> np.ndarray | None:
         """The empty table as an index search of a frame of ``shape`` at ``size`` sees it

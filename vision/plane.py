@@ -33,10 +33,17 @@ class TablePlane:
     homography: np.ndarray
     size: tuple[int, int]
 
-    def rectify(self, frame_bgr: np.ndarray) -> np.ndarray:
-        """The frame as seen from straight above the table."""
+    def rectify(
+        self, frame_bgr: np.ndarray, fill: tuple[float, ...] | None = None
+    ) -> np.ndarray:
+        """The frame as seen from straight above the table. Where the view reaches past
+        the frame: ``fill``, a plain colour, or else the frame's edge drawn out."""
+        if fill is None:
+            return warp_perspective(
+                frame_bgr, self.homography, self.size, cv2.BORDER_REPLICATE, keep_maps=True
+            )
         return warp_perspective(
-            frame_bgr, self.homography, self.size, cv2.BORDER_REPLICATE, keep_maps=True
+            frame_bgr, self.homography, self.size, cv2.BORDER_CONSTANT, keep_maps=True, fill=fill
         )
 
     def scaled(self, long_side: int) -> TablePlane:

@@ -81,17 +81,18 @@ def warp_perspective(
     size: tuple[int, int],
     border: int = cv2.BORDER_CONSTANT,
     keep_maps: bool = False,
+    fill: tuple[float, ...] = (0, 0, 0),
 ) -> np.ndarray:
     """``src`` warped by the homography ``m`` into an image of ``size`` (width, height),
     bilinear, the same pixels whatever the OpenCV release. ``keep_maps`` keeps the maps
     for the next call with the same homography (the table plane: one per calibration,
-    used on every frame)."""
+    used on every frame). ``fill``: the colour beyond ``src`` with a constant border."""
     if keep_maps:
         key = (np.asarray(m, np.float64).tobytes(), tuple(size), tuple(src.shape[:2]))
         whole, frac = _kept_maps(key)
     else:
         whole, frac = fixed_point_maps(m, size, src.shape)
-    return cv2.remap(src, whole, frac, cv2.INTER_LINEAR, borderMode=border)
+    return cv2.remap(src, whole, frac, cv2.INTER_LINEAR, borderMode=border, borderValue=fill)
 
 
 @lru_cache(maxsize=4)

@@ -304,3 +304,46 @@ def test_seats_that_make_no_square_round_the_table_give_no_plane(centres) -> Non
     ).reshape(-1, 2)
     good = ZoneMap.rectangles({f"seat{i}": (x - 30, y - 30, 60, 60) for i, (x, y) in enumerate(spots)})
     assert plane_from_zones(good) is not None
+
+
+def _card_at_the_frames_edge() -> tuple[np.ndarray, np.ndarray, TablePlane]:
+    """A frame of dark cloth with a card running off its left edge, the same table empty
+    (captured in a little less light), and a plane whose view reaches past the frame's left corners (a camera at a slant)."""
+    rng = np.random.default_rng(3)
+    empty = table(rng, (1280, 960), (40, 110, 30))
+    frame = empty.copy()
+    place(frame, card_face("9S"), (60, 480), 340, 0, rng, tilt=0.0)
+    frame = cv2.convertScaleAbs(frame, alpha=1.08)  # the lamp a little brighter since
+    far = np.array([[640, 860], [340, 480], [640, 100], [940, 480]], np.float32)
+    squashed = cv2.perspectiveTransform(far.reshape(-1, 1, 2), OBLIQUE).reshape(-1, 2)
+    return frame, empty, plane_from_square(squashed, (1280, 960), margin=1.2)
+
+
+def _beyond(plane: TablePlane, shape: tuple[int, ...]) -> np.ndarray:
+    """The view's pixels that lie beyond the frame."""
+    inside = plane.rectify(np.full(shape[:2], 255, np.uint8), fill=(0,))
+    return inside == 0  # (wholly beyond: the pixels at its rim blend the two)
+
+
+def test_the_view_beyond_a_slanted_frame_is_plain_table_not_its_edge_drawn_out(
+    detector: CardDetector,
+) -> None:
+    frame, empty, plane = _card_at_the_frames_edge()
+    beyond = _beyond(plane, frame.shape)
+    assert beyond.mean() > 0.02  # the view does reach past the frame
+    white = lambda v: (cv2.cvtColor(v, cv2.COLOR_BGR2GRAY) > 180)  # noqa: E731
+    # drawn out, the frame's edge runs the card on as a white band to the view's edge
+    assert white(plane.rectify(frame))[beyond].sum() > 500
+    view = detector._view(plane, frame)
+    assert white(view)[beyond].sum() == 0
+    cloth = np.median(frame[::8, ::8].reshape(-1, 3), axis=0)  # uncalibrated: the frame's
+    assert np.abs(view[beyond].astype(float) - cloth).max() <= 1.0
+    # calibrated, the frame and the empty table are filled alike, with the empty table's
+    # colour: no difference there
+    detector.empty = empty
+    try:
+        a, b = detector._view(plane, frame), detector._view(plane, empty)
+    finally:
+        detector.empty = None
+    assert np.array_equal(a[beyond], b[beyond])
+    assert not np.array_equal(a[~beyond], b[~beyond])  # the card is
