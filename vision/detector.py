@@ -272,6 +272,9 @@ class CardDetector:
         self.empty = empty
         self.plane = plane
         self._empty_view: tuple[int, int, np.ndarray | None] | None = None
+        #: The empty table's colour (its median) and the empty table it is of: the table
+        #: view's fill beyond a slanted frame (:meth:`_view`), made once per calibration.
+        self._empty_fill: tuple[np.ndarray, tuple[float, ...]] | None = None
         #: The empty table as each index search sees it (by the search's size and way
         #: up), and the empty table it was made from: made once per calibration.
         self._table_views: dict[tuple[int, bool], np.ndarray] = {}
@@ -1016,10 +1019,12 @@ class CardDetector:
         a card at the edge ran on as a white band to the view's edge, outlined with its
         neighbours as one (real photos seen at 45°, bench/vision_tilted_photos.py). The
         frame and the empty table are filled alike, so the fill is no difference."""
-        calibrated = self.empty is not None and self.empty.shape == img.shape
-        sample = sampled(self.empty) if calibrated else self._sampled(img)
-        fill = np.median(sample.reshape(-1, sample.shape[-1]), axis=0)
-        return small.rectify(img, tuple(float(v) for v in fill))
+        empty = self.empty
+        if empty is None or empty.shape != img.shape:
+            return small.rectify(img, _median_colour(self._sampled(img)))
+        if self._empty_fill is None or self._empty_fill[0] is not empty:
+            self._empty_fill = (empty, _median_colour(sampled(empty)))
+        return small.rectify(img, self._empty_fill[1])
 
     def _table_view(self, shape: tuple[int, ...], size: int, negative: bool) -> np.ndarray | None:
         """The empty table as an index search of a frame of ``shape`` at ``size`` sees it
@@ -1403,6 +1408,11 @@ def _plain(
         and all(d.card and d.confidence >= CORNER_MIN for d in found)
         and not (bare or bare_stock)(frame_bgr, found, empty)
     )
+
+
+def _median_colour(sample: np.ndarray) -> tuple[float, ...]:
+    """Each channel's median level (counted, :func:`vision.levels.percentile`)."""
+    return tuple(percentile(sample[..., c], 50) for c in range(sample.shape[-1]))
 
 
 def _doubtful(kept: _GroupRead) -> bool:

@@ -38,12 +38,9 @@ class TablePlane:
     ) -> np.ndarray:
         """The frame as seen from straight above the table. Where the view reaches past
         the frame: ``fill``, a plain colour, or else the frame's edge drawn out."""
-        if fill is None:
-            return warp_perspective(
-                frame_bgr, self.homography, self.size, cv2.BORDER_REPLICATE, keep_maps=True
-            )
+        border = cv2.BORDER_REPLICATE if fill is None else cv2.BORDER_CONSTANT
         return warp_perspective(
-            frame_bgr, self.homography, self.size, cv2.BORDER_CONSTANT, keep_maps=True, fill=fill
+            frame_bgr, self.homography, self.size, border, keep_maps=True, fill=fill or (0,)
         )
 
     def scaled(self, long_side: int) -> TablePlane:
