@@ -17,8 +17,13 @@ focus, and things that stand off the table, which lean the wrong way).
 Each photo is taken at its series' original shape (``--unstretch`` of
 ``bench/vision_accuracy.py``), its long side 1280 px. The tilted camera's frame is the
 same size and lies wholly on the photo, as a real camera's frame cuts the table: the
-photo's far side, narrowed by the slant, spans the frame, and the near corners fall
-outside it. So the far side comes out squashed front to back and the near side
+slant makes the photo a trapezoid, narrower on the far side, and the frame is filled by
+the largest upright box inside it (the far side's width, the whole depth), cut to the
+frame's shape about its middle. For a landscape photo (the webcam's scenes) the far side
+spans the frame and the near corners fall outside it; for a portrait one (the phones'
+photos, every single among them) the box is cut top and bottom as well, so a strip of the
+far side and the whole near edge fall outside (at 45° a quarter of the depth: fewer
+singles are in view). The far side comes out squashed front to back and the near side
 enlarged. The warp is worked at twice the frame's size and shrunk, so a far card is
 sampled as a sensor would, not aliased. At a slant only the cards with a printed corner
 index wholly in the frame are counted (the set's boxes), each against its own read
@@ -26,21 +31,27 @@ overhead.
 
 The plane is what ``courtpiece calibrate`` would give from four spots marked on the
 frame: a square round the photo's middle as the tilted camera sees it
-(``vision.plane.plane_from_square``). No empty table is captured for a photo, so the
-calibrated reference is not measured.
+(``vision.plane.plane_from_square``; for a portrait photo at 45° the far spot lies a
+pixel or two beyond the frame's top edge). No empty table is captured for a photo, so
+the calibrated reference is not measured.
 
 The baseline, in the same run, is each photo at 0° (the photo itself, through the same
 resampling). Counts the cards read as the tracker counts them (0.5 or more) and the
 wrong reads it would count (a card not in the photo at all; ``wrong_sure``: 0.9 or
-more). Ends with one summary line: ``vision_tilted_photos part=… singles=… scenes=…
-cards=… overhead_pct=… deg30_cards=… deg30_overhead_pct=… deg30_pct=… plane_deg30_pct=…
-deg45_… singles_overhead_pct=… singles_deg30_pct=… singles_plane_deg30_pct=… …
-ratio_45_to_overhead=… ratio_plane_45_to_overhead=… wrong_counted=… wrong_sure=…
-median_ms=…``: ``degN_cards`` the cards in view at N°, ``degN_overhead_pct`` how many of
-them read overhead, ``degN_pct`` and ``plane_degN_pct`` at N° without and with the
-plane; ``singles_*`` the same for the single-card photos alone; the ratios are the last
-angle's cards read against the same cards read overhead; the wrong reads are over every
-angle and way of reading.
+more). ``--angles``: whole degrees from vertical, 1 to 60, each once. Ends with one
+summary line: ``vision_tilted_photos part=… singles=… scenes=… cards=… overhead_pct=…
+deg30_cards=… deg30_overhead_pct=… deg30_pct=… plane_deg30_pct=… deg45_…
+singles_overhead_pct=… singles_deg30_cards=… singles_deg30_overhead_pct=…
+singles_deg30_pct=… singles_plane_deg30_pct=… … ratio_45_to_overhead=…
+ratio_plane_45_to_overhead=… wrong_counted=… wrong_sure=… median_ms=…``:
+``degN_cards`` the cards in view at N°, ``degN_overhead_pct`` the share of them read
+overhead, ``degN_pct`` and ``plane_degN_pct`` the share read at N° without and with the
+plane; ``singles_*`` the same for the single-card photos alone (``singles_overhead_pct``
+over every single, at 0°); the ratios (named by the last angle asked) divide that
+angle's share by the share of the same cards read overhead, so above 1 where the slant
+reads more; the wrong reads are summed over 0° and every angle and way of reading (a
+card wrongly read in one photo counts once for each); ``median_ms`` is over every read,
+at every angle and way.
 """
 
 from __future__ import annotations
@@ -75,6 +86,9 @@ from vision.warp import warp_perspective  # noqa: E402
 FOCAL = 1000.0
 #: The marked square's half diagonal, as a share of the photo's long side.
 SPOT_REACH = 0.25
+#: The steepest slant asked for (degrees from vertical): near 90° the camera looks
+#: along the table, and its frame no longer lies on the photo.
+MOST_DEGREES = 60
 #: The warp is worked at this many times the frame's size, then shrunk.
 SUPERSAMPLE = 2
 
@@ -159,6 +173,8 @@ class Tally:
         return 100.0 * self.overhead[angle] / max(self.cards[angle], 1)
 
     def ratio(self, angle: int, mode: str) -> float:
+        """The share of the cards in view read at ``angle`` over the share of the same
+        cards read overhead (above 1 where the slant reads more of them)."""
         return self.right[angle, mode] / max(self.overhead[angle], 1)
 
 
@@ -213,7 +229,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=0, help="at most N photos of each kind")
     ap.add_argument("--angles", type=int, nargs="+", default=[30, 45], help="degrees (30 45)")
     args = ap.parse_args(argv)
+    if args.every < 1 or args.limit < 0:
+        ap.error("--every is 1 or more, --limit 0 (all) or more")
+    if any(not 0 < a <= MOST_DEGREES for a in args.angles) or len(set(args.angles)) < len(
+        args.angles
+    ):
+        ap.error(
+            f"--angles: whole degrees from vertical, each once, from 1 to {MOST_DEGREES} "
+            "(0, overhead, is always read)"
+        )
     singles_dir, scenes_dir = args.root / "singles", args.root / "scenes"
+    if not args.root.is_dir():
+        print(f"vision_tilted_photos: {args.root} is not a folder")
+        return 2
     needed = (singles_dir, scenes_dir / "labels.json", args.root / "index_boxes.json")
     if not all(p.exists() for p in needed):
         print(
@@ -276,6 +304,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         + f" singles_overhead_pct={alone.pct(0):.1f} "
         + " ".join(
+            f"singles_deg{a}_cards={alone.cards[a]} "
+            f"singles_deg{a}_overhead_pct={alone.overhead_pct(a):.1f} "
             f"singles_deg{a}_pct={alone.pct(a):.1f} "
             f"singles_plane_deg{a}_pct={alone.pct(a, 'plane'):.1f}"
             for a in args.angles

@@ -97,9 +97,33 @@ def test_a_set_is_read_at_each_angle(tmp_path: Path, bench: dict, capsys) -> Non
     assert fields["deg30_cards"] == "4" and fields["deg45_cards"] == "4"
     assert float(fields["plane_deg45_pct"]) >= 75.0
     assert fields["wrong_sure"] == "0"
+    assert fields["singles_deg45_cards"] == "2" and fields["singles_overhead_pct"] == "100.0"
     assert "45°: of the 4 cards whose index is in view" in out
 
 
 def test_a_folder_that_is_not_the_set_is_said_so(tmp_path: Path, bench: dict, capsys) -> None:
     assert bench["main"]([str(tmp_path)]) == 2
     assert "index_boxes.json" in capsys.readouterr().out
+    assert bench["main"]([str(tmp_path / "missing")]) == 2
+    assert "is not a folder" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        ["--every", "0"],
+        ["--angles", "0"],
+        ["--angles", "90"],
+        ["--angles", "-30"],
+        ["--angles", "45", "45"],
+        ["--limit", "-1"],
+    ],
+)
+def test_angles_and_counts_that_make_no_sense_are_refused(
+    tmp_path: Path, bench: dict, capsys, asked: list[str]
+) -> None:
+    _photo_set(tmp_path)
+    with pytest.raises(SystemExit) as stop:
+        bench["main"]([str(tmp_path), *asked])
+    assert stop.value.code == 2
+    assert asked[0] in capsys.readouterr().err
