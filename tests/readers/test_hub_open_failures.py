@@ -8,6 +8,7 @@ file handles) needs a person, so each such kind of failure is reported once.
 from __future__ import annotations
 
 import errno
+import os
 import threading
 
 import serial
@@ -18,20 +19,25 @@ from tests.readers.test_hub_driver import WAIT, Collector, wait_until
 
 
 class FailingOpen:
-    """``open_serial``, except that it raises ``failure`` while one is set."""
+    """``open_serial``, except that it raises ``failure`` while one is set and the
+    device is there (an absent device is absent, whatever else is wrong).
+
+    ``gate`` is held for the whole of each open: a test holds it to plug the hub back
+    in, so no open that began before (and saw no failure yet) can finish on the new
+    device. (Without it, under load, an open begun while the hub was unplugged once
+    found the device back and opened it, and the failure was never met.)"""
 
     def __init__(self) -> None:
         self.failure: Exception | None = None
         self.attempts = 0
-        self._lock = threading.Lock()
+        self.gate = threading.Lock()
 
     def __call__(self, config: HubConfig) -> object:
-        with self._lock:
+        with self.gate:
             self.attempts += 1
-            failure = self.failure
-        if failure is not None:
-            raise failure
-        return open_serial(config)
+            if self.failure is not None and os.path.exists(config.port):
+                raise self.failure
+            return open_serial(config)
 
 
 def failure(code: int) -> serial.SerialException:
@@ -66,7 +72,8 @@ def test_permission_and_file_handle_failures_after_a_disconnect_are_reported(tmp
             hub.unplug()
             got.wait_fault("hub disconnected")
             opener.failure = failure(errno.EACCES)
-            hub.replug()
+            with opener.gate:
+                hub.replug()
             got.wait_fault("EACCES")
             tries = opener.attempts
             wait_until(lambda: opener.attempts >= tries + 3)
