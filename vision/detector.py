@@ -311,6 +311,10 @@ class CardDetector:
         #: The frame being read and its copy sampled every :data:`vision.stock.COARSE` pixels
         #: (:func:`vision.stock.sampled`), made once a frame for its stock tests.
         self._sample: tuple[np.ndarray, np.ndarray] | None = None
+        #: While a frame is read, the frame and its table view (:meth:`_view`), made once
+        #: for the frame: the outline masks, the border lines and the dark cards all look
+        #: at it (an empty list: not made yet; None: no frame being read).
+        self._rectified: list[tuple[np.ndarray, np.ndarray]] | None = None
         #: How much taller than true the frame being read shows things, as its last index
         #: search measured it from the ink (:func:`frame_squash`); None: about true.
         self._squash: float | None = None
@@ -392,6 +396,7 @@ class CardDetector:
         self._groups = {}
         self._sources = None
         self._bare = {}
+        self._rectified = []
         try:
             # most frames' cards are all outlined and read from the first paper mask
             # alone; the other colour masks are made only where it leaves something out
@@ -415,6 +420,7 @@ class CardDetector:
             self._sources = None
             self._bare = None
             self._sample = None
+            self._rectified = None
             self._squash = None
             self._squash_shown = False
 
@@ -1019,12 +1025,19 @@ class CardDetector:
         a card at the edge ran on as a white band to the view's edge, outlined with its
         neighbours as one (real photos seen at 45°, bench/vision_tilted_photos.py). The
         frame and the empty table are filled alike, so the fill is no difference."""
+        kept = self._rectified
+        if kept and kept[0][0] is img:
+            return kept[0][1]
         empty = self.empty
         if empty is None or empty.shape != img.shape:
-            return small.rectify(img, _median_colour(self._sampled(img)))
-        if self._empty_fill is None or self._empty_fill[0] is not empty:
-            self._empty_fill = (empty, _median_colour(sampled(empty)))
-        return small.rectify(img, self._empty_fill[1])
+            view = small.rectify(img, _median_colour(self._sampled(img)))
+        else:
+            if self._empty_fill is None or self._empty_fill[0] is not empty:
+                self._empty_fill = (empty, _median_colour(sampled(empty)))
+            view = small.rectify(img, self._empty_fill[1])
+        if kept is not None and img is not empty:
+            kept[:] = [(img, view)]
+        return view
 
     def _table_view(self, shape: tuple[int, ...], size: int, negative: bool) -> np.ndarray | None:
         """The empty table as an index search of a frame of ``shape`` at ``size`` sees it
