@@ -772,13 +772,18 @@ class CardDetector:
         blob and each card used once, surest first; never "sure". ``negative``: the
         blobs are looked for in the frame's negative (a dark deck's light ink; the reader
         tells dark stock itself). ``longest``: the longest glyph looked for, in the
-        working copy's pixels."""
-        whole = [d for d in found if d.card]
+        working copy's pixels.
+
+        Only a card read as surely as the tracker counts hides the ink inside it. An
+        outline read more weakly is often not one card: a fan's cards outlined together
+        and read as none of them (an ace of diamonds at 0.19 over a row of hearts, whose
+        indices the search reads at 0.7), and its card may be found again here."""
+        whole = [d for d in found if d.card and d.confidence >= CORNER_MIN]
         seen = {d.card for d in whole}
         seek = cv2.bitwise_not(frame_bgr) if negative else frame_bgr
         blobs, scale = ink_blobs(
             seek,
-            on_stock=bool(whole) and not negative,
+            on_stock=any(d.card for d in found) and not negative,
             size=size,
             least=ink,
             table=self._table_view(frame_bgr.shape, size, negative),

@@ -1217,7 +1217,10 @@ def test_cards_lying_small_are_found_by_their_indices_at_the_frames_full_size(
 ) -> None:
     """Cards about 120-150 px tall on a board as white as their stock: no outline, and in
     the search's working copy each index's rank and suit run together into one blob.
-    Searched again at the frame's full size, for small glyphs only, two clubs are found.
+    Searched again at the frame's full size, for small glyphs only, two clubs and the
+    seven of hearts are found (the seven only since an outline read too weakly to count
+    no longer hides the ink inside it: its own outline reads as a king of diamonds at
+    0.15).
     In the same frame in grey that search would read both clubs as diamonds (a small
     club's lobes blur into a lozenge, and no colour says the ink is black), so a grey
     frame is not searched so."""
@@ -1229,7 +1232,7 @@ def test_cards_lying_small_are_found_by_their_indices_at_the_frames_full_size(
     def counted(image: np.ndarray) -> set[str]:
         return {d.card for d in CardDetector().detect(image) if d.card and d.confidence >= 0.5}
 
-    assert counted(frame) == {"9C", "2C"}
+    assert counted(frame) == {"9C", "7H", "2C"}
     assert counted(grey) == set()
     with monkeypatch.context() as m:
         m.setattr(detector_module, "SMALL_LEAST", 1.1)  # nothing kept from it
@@ -1247,3 +1250,24 @@ def test_cards_lying_small_are_found_by_their_indices_at_the_frames_full_size(
     assert counted(near) == {"KD"}
     monkeypatch.setattr(detector_module, "SMALL_BESIDE_MOST", 1e9)
     assert counted(near) == {"KD", "9C", "7H", "2C", "8S"}
+
+
+@pytest.mark.parametrize(
+    ("confidence", "hidden"),
+    [(0.19, False), (CORNER_MIN - 0.01, False), (CORNER_MIN, True), (0.9, True)],
+)
+def test_only_an_outline_read_as_surely_as_counted_hides_the_indices_inside_it(
+    confidence: float, hidden: bool
+) -> None:
+    """An outline round a fan's cards reads as none of them, weakly (at a slant, an ace
+    of diamonds at 0.19 lay over a row of hearts whose indices read at 0.7): the
+    indices inside it are still searched. An outline that counts hides them: the ink
+    inside a card read is its own index, pips and picture."""
+    frame, placed = scene([CardSpec("7S", (640, 480), 300, 20.0)], seed=5, glare=False)
+    detector = CardDetector()
+    assert [d.card for d in detector._from_index_pairs(frame, [], CORNER_MIN)] == ["7S"]
+    around = np.array([[400, 200], [880, 200], [880, 760], [400, 760]], np.float32)
+    assert all(cv2.pointPolygonTest(around, tuple(map(float, p)), False) > 0 for p in placed[0].quad)
+    over = Detection(around, "AD", confidence)
+    got = detector._from_index_pairs(frame, [over], CORNER_MIN)
+    assert [d.card for d in got] == ([] if hidden else ["7S"])
