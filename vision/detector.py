@@ -546,7 +546,7 @@ class CardDetector:
             # an outline that reads as nothing beside cards that read: maybe cards lying
             # half covered by the next, whose visible index may still be read (a frame
             # whose outlines all read surely is not searched: the live camera's usual one)
-            out += self._from_index_pairs(frame_bgr, out, CORNER_MIN)
+            out += self._beside_unread(frame_bgr, out)
             searched = True
         elif out and not any(d.confidence >= CORNER_MIN for d in out if d.card):
             # nothing read as surely as the tracker counts: maybe a pile outlined as one
@@ -1204,6 +1204,16 @@ class CardDetector:
             if not _in_index_corner(pair[1], _rank_point(lone[1], lone[2]), 0):
                 return True
         return False
+
+    def _beside_unread(self, frame_bgr: np.ndarray, found: list[Detection]) -> list[Detection]:
+        """The cards found by their corner indices beside an outline that reads as
+        nothing, outside the cards read as surely as the tracker counts (inside an
+        outline read weakly too: a fan outlined as one). One found in a weak outline's own
+        index corner, read otherwise, and alone in it is that outline's index read a
+        second way (:meth:`_doubted_by`): no surer than the outline (a close-up six of
+        diamonds read 6D at 0.39 whole, its index alone as the ten at 0.6)."""
+        pairs = self._from_index_pairs(frame_bgr, found, CORNER_MIN)
+        return [self._doubted_by(p, found, pairs) for p in pairs]
 
     def _pile_as_one(self, frame_bgr: np.ndarray, found: list[Detection]) -> list[Detection]:
         """The cards of a pile outlined as one card, found by their corner indices.

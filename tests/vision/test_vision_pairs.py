@@ -584,6 +584,41 @@ def test_a_weak_card_searched_as_a_pile_keeps_its_doubt(monkeypatch: pytest.Monk
     assert [(d.card, d.confidence) for d in got] == [("5H", 0.45)]
 
 
+def test_a_weak_outlines_own_index_read_otherwise_beside_an_unread_outline_waits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Beside an outline that reads as nothing, the indices are searched inside weak
+    outlines too (a fan outlined as one). A single card found there, in the weak
+    outline's own index corner and read otherwise, is that outline's index read a second
+    way: it stays no surer than the outline. Two found in it are a fan's: both count."""
+    detector = CardDetector()
+    w, h = CARD_SIZE
+    weak = Detection(
+        np.array([[200, 100], [400, 100], [400, 400], [200, 400]], np.float32), "6D", 0.39
+    )
+    unread = Detection(
+        np.array([[500, 100], [700, 100], [700, 400], [500, 400]], np.float32), None, 0.0
+    )
+
+    def pair_at(dx: float, dy: float, card: str) -> Detection:
+        quad = (np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) + [dx, dy]).astype(
+            np.float32
+        )
+        det = Detection(quad, card, 0.6)
+        detector._by_index[id(det)] = (det, card_map(quad, CARD_SIZE), False)
+        return det
+
+    own = pair_at(199, 101, "TD")
+    frame = np.zeros((600, 800, 3), np.uint8)
+    monkeypatch.setattr(detector, "_from_index_pairs", lambda *args, **kwargs: [own])
+    got = detector._beside_unread(frame, [weak, unread])
+    assert [(d.card, d.confidence) for d in got] == [("TD", 0.39)]
+    other = pair_at(300, 250, "AH")
+    monkeypatch.setattr(detector, "_from_index_pairs", lambda *args, **kwargs: [own, other])
+    got = detector._beside_unread(frame, [weak, unread])
+    assert [(d.card, d.confidence) for d in got] == [("TD", 0.6), ("AH", 0.6)]
+
+
 def test_a_card_read_from_one_end_and_its_other_index_alone_disagreeing_waits(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
