@@ -1,6 +1,6 @@
 """How the camera path holds up when a table's photos are worse than the ones it was
-developed on: the same labelled single-card photos read plain and again under each of
-the ways a real camera spoils a frame.
+developed on: the same labelled photos (single cards, or scenes) read plain and again
+under each of the ways a real camera spoils a frame.
 
     .venv/bin/python bench/vision_degraded.py DIR [--part PART] [--every N] [--only KIND]
                                              [--show-misses]
@@ -25,7 +25,15 @@ spoiled:
 - ``hazed``: seen through glare on a glossy sheet, or a misted lens (levels times 0.6,
   plus 110: nothing in view darker than 110).
 
-Per kind it prints the share read right (the surest read is the card), the wrong reads
+DIR may instead hold scenes with a ``labels.json`` (file name -> the cards in view, as
+``bench/vision_accuracy.py`` reads them; ``--part dev`` for the real-photo set's
+development scenes). Then per kind it prints the share of the labelled cards the tracker
+would count (read at 0.5 or more) and the wrong cards it would count, and ends with
+``vision_degraded_scenes scenes=… cards=… plain_counted_pct=… plain_wrong_counted=…
+mean_counted_pct=… worst=KIND worst_counted_pct=… ratio_worst_to_plain=… wrong_counted=…
+wrong_sure=…``.
+
+For single photos, per kind it prints the share read right (the surest read is the card), the wrong reads
 the tracker would count (at 0.5 or more) and those at 0.9 or more, which should never
 happen. Every kind is measured in the same run as the plain photos, so the figure that
 matters is each kind's ratio to the plain one. Ends with one summary line:
@@ -37,6 +45,7 @@ spoiled kinds).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -48,9 +57,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.append(str(Path(__file__).resolve().parent))
 
 from photo_split import PARTS, held_out, in_part  # noqa: E402
-from vision_accuracy import COUNTED, PHOTO_SUFFIXES, label_of, load_frame  # noqa: E402
+from vision_accuracy import (  # noqa: E402
+    COUNTED,
+    PHOTO_SUFFIXES,
+    label_of,
+    load_frame,
+    scene_labels,
+)
 
 from vision import CardDetector  # noqa: E402
+from vision.capture import CaptureError  # noqa: E402
 from vision.reader import SURE  # noqa: E402
 
 
@@ -96,6 +112,32 @@ KINDS: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]] = {
     "warm": lambda img, rng: _levels(img, (0.7, 1.0, 1.1)),
     "hazed": lambda img, rng: _levels(img, (0.6, 0.6, 0.6), 110.0),
 }
+
+
+class SceneTally:
+    """Reads of one kind over labelled scenes: the labelled cards counted (read at 0.5 or
+    more, as the tracker counts them), and the cards counted or sure that are not there."""
+
+    def __init__(self) -> None:
+        self.scenes = self.cards = self.right = self.wrong_counted = self.wrong_sure = 0
+        self.misses: list[str] = []
+
+    def add(self, name: str, truth: set[str], detector: CardDetector, img: np.ndarray) -> None:
+        counted = {d.card: d.confidence for d in detector.detect(img) if d.card}
+        counted = {c: v for c, v in counted.items() if v >= COUNTED}
+        wrong = sorted(set(counted) - truth)
+        self.scenes += 1
+        self.cards += len(truth)
+        self.right += len(truth & set(counted))
+        self.wrong_counted += len(wrong)
+        self.wrong_sure += sum(counted[c] >= SURE for c in wrong)
+        missed = sorted(truth - set(counted))
+        if missed or wrong:
+            self.misses.append(f"{name}: missed {missed}, wrong {wrong}")
+
+    @property
+    def pct(self) -> float:
+        return 100.0 * self.right / max(self.cards, 1)
 
 
 class Tally:
@@ -200,6 +242,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.dir.is_dir():
         print(f"vision_degraded: {args.dir} is not a folder")
         return 2
+    kinds = {args.only: KINDS[args.only]} if args.only else KINDS
+    if (args.dir / "labels.json").is_file():
+        return bench_scenes(args, kinds)
     paths = chosen_photos(args)
     if not paths:
         where = f"{args.dir}" if args.part == "all" else f"the {args.part} part of {args.dir}"
@@ -208,7 +253,6 @@ def main(argv: list[str] | None = None) -> int:
             "scenes are not read here"
         )
         return 2
-    kinds = {args.only: KINDS[args.only]} if args.only else KINDS
     detector = CardDetector()
     tallies = {"plain": Tally(), **{k: Tally() for k in kinds}}
     rng = np.random.default_rng(0)
@@ -227,6 +271,55 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"vision_degraded photos={plain.photos} plain_right_pct={plain.pct:.1f} "
         f"mean_right_pct={mean:.1f} worst={worst} worst_right_pct={spoiled[worst].pct:.1f} "
+        f"ratio_worst_to_plain={spoiled[worst].pct / max(plain.pct, 1e-9):.3f} "
+        f"wrong_counted={sum(t.wrong_counted for t in spoiled.values())} "
+        f"wrong_sure={sum(t.wrong_sure for t in spoiled.values())}"
+    )
+    return 0
+
+
+def bench_scenes(
+    args: argparse.Namespace,
+    kinds: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]],
+) -> int:
+    """The scenes of a folder with a ``labels.json`` (as ``bench/vision_accuracy.py`` reads
+    them), plain and spoiled: the share of their labelled cards counted, per kind."""
+    try:
+        labels = scene_labels(json.loads((args.dir / "labels.json").read_text()), args.dir)
+    except (ValueError, CaptureError) as e:
+        print(f"vision_degraded: {args.dir / 'labels.json'}: {e}")
+        return 2
+    names = sorted(n for n in labels if in_part(n, args.part))[:: max(args.every, 1)]
+    detector = CardDetector()
+    tallies = {"plain": SceneTally(), **{k: SceneTally() for k in kinds}}
+    rng = np.random.default_rng(0)
+    for name in names:
+        img = load_frame(args.dir / name)
+        if img is None:
+            print(f"{name} will not decode as a picture: left out")
+            continue
+        truth = set(labels[name])
+        tallies["plain"].add(name, truth, detector, img)
+        for kind, spoil in kinds.items():
+            tallies[kind].add(name, truth, detector, spoil(img, rng))
+    plain = tallies["plain"]
+    if not plain.scenes:
+        print(f"vision_degraded: no scene in {args.dir} could be read")
+        return 2
+    for kind, t in tallies.items():
+        print(
+            f"{kind:7s} counted {t.right}/{t.cards} ({t.pct:.1f}%)  wrong counted "
+            f"{t.wrong_counted}  wrong sure {t.wrong_sure}"
+        )
+        for m in t.misses if args.show_misses else ():
+            print(f"    {m}")
+    spoiled = {k: t for k, t in tallies.items() if k != "plain"}
+    worst = min(spoiled, key=lambda k: spoiled[k].pct)
+    mean = sum(t.pct for t in spoiled.values()) / len(spoiled)
+    print(
+        f"vision_degraded_scenes scenes={plain.scenes} cards={plain.cards} "
+        f"plain_counted_pct={plain.pct:.1f} plain_wrong_counted={plain.wrong_counted} "
+        f"mean_counted_pct={mean:.1f} worst={worst} worst_counted_pct={spoiled[worst].pct:.1f} "
         f"ratio_worst_to_plain={spoiled[worst].pct / max(plain.pct, 1e-9):.3f} "
         f"wrong_counted={sum(t.wrong_counted for t in spoiled.values())} "
         f"wrong_sure={sum(t.wrong_sure for t in spoiled.values())}"

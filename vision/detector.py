@@ -32,7 +32,7 @@ from vision.index_pairs import (
     unsquashed,
 )
 from vision.known import KnownReads, kept_fits
-from vision.levels import percentile
+from vision.levels import darkest, lowered, percentile
 from vision.locate import (
     WORK_SIZE,
     Later,
@@ -108,6 +108,14 @@ CORNER_MIN = 0.5
 #: The same for a card found by its index alone, and the most such a read may claim.
 INDEX_MIN = 0.0
 INDEX_MOST = 0.8
+#: A frame whose darkest ink is lighter than this level is lifted all over: seen through
+#: glare on a glossy sheet or a misted lens, or by a webcam overexposed with its black
+#: raised. It is read with its levels lowered until its darkest ink is this level, no
+#: further. The development photos' lightest darkest ink is 87 (white cards on a white
+#: sheet, read right as they are); brought all the way down to black, those photos read
+#: worse (the thirty-ninth round), so a lifted frame is only brought back into the range
+#: the reader is known to read.
+LIFTED_BLACK = 90.0
 #: The most a card read from one corner may claim where its other index, read alone,
 #: said another card at least as surely: below the tracker's count, so it waits.
 READ_TWICE_MOST = 0.45
@@ -279,6 +287,9 @@ class CardDetector:
         #: up), and the empty table it was made from: made once per calibration.
         self._table_views: dict[tuple[int, bool], np.ndarray] = {}
         self._table_views_of: np.ndarray | None = None
+        #: The empty table lowered as a lifted frame is, for the frame's darkest level,
+        #: and the empty table it was made from (:meth:`_empty_lowered`).
+        self._lowered_empty: tuple[float, np.ndarray, np.ndarray] | None = None
         #: Whether the frame being read has colour (a monochrome one cannot tell red ink).
         self._colour = True
         #: Whether a card of the frame being read was read as its negative (a dark deck).
@@ -390,6 +401,11 @@ class CardDetector:
         return self._sample[1]
 
     def _detect(self, frame_bgr: np.ndarray) -> list[Detection]:
+        black = self._lifted(frame_bgr)
+        calibrated = self.empty
+        if black is not None:
+            frame_bgr = lowered(frame_bgr, black, LIFTED_BLACK)
+            self.empty = self._empty_lowered(black)
         self._colour = not colourless(frame_bgr, self._sampled(frame_bgr))
         self._reads = {}
         self._pair_reads = {}
@@ -414,6 +430,7 @@ class CardDetector:
             assert found is not None
             return found
         finally:
+            self.empty = calibrated
             self._reads = None
             self._pair_reads = None
             self._groups = None
@@ -423,6 +440,29 @@ class CardDetector:
             self._rectified = None
             self._squash = None
             self._squash_shown = False
+
+    def _lifted(self, frame_bgr: np.ndarray) -> float | None:
+        """The frame's darkest level if it is lifted all over (:data:`LIFTED_BLACK`), else
+        None. Most frames show darker ink already in their copy sampled every eighth
+        pixel, made for the stock tests anyway; only the others are measured whole."""
+        sample = self._sampled(frame_bgr)
+        grey = sample if sample.ndim == 2 else cv2.cvtColor(sample, cv2.COLOR_BGR2GRAY)
+        if percentile(grey, 0.5) <= LIFTED_BLACK:
+            return None
+        black = darkest(frame_bgr)
+        return black if black > LIFTED_BLACK else None
+
+    def _empty_lowered(self, black: float) -> np.ndarray | None:
+        """The calibrated empty table, its levels lowered as a frame whose darkest ink is
+        ``black`` is (:data:`LIFTED_BLACK`): the camera saw the empty table through the
+        same haze, and a frame is compared with it level for level. Kept for that
+        ``black``, which a steady camera's frames repeat."""
+        if self.empty is None:
+            return None
+        kept = self._lowered_empty
+        if kept is None or kept[0] != black or kept[1] is not self.empty:
+            kept = self._lowered_empty = (black, self.empty, lowered(self.empty, black, LIFTED_BLACK))
+        return kept[2]
 
     def _detect_from(
         self, frame_bgr: np.ndarray, edges: bool, first_only: bool = False

@@ -53,3 +53,20 @@ def _histogram(values: np.ndarray) -> np.ndarray:
 def percentile(values: np.ndarray, q: float) -> float:
     """``np.percentile(values, q)`` for an array of 8-bit levels (:func:`percentiles`)."""
     return percentiles(values, (q,))[0]
+
+
+def darkest(frame_bgr: np.ndarray) -> float:
+    """The frame's darkest grey level, measured on its copy at half size: each pixel
+    there the mean of four, so one hot pixel or a speck of sensor noise does not set it,
+    while a card's ink, a few pixels thick, still does."""
+    h, w = frame_bgr.shape[:2]
+    half = cv2.resize(frame_bgr, (max(w // 2, 1), max(h // 2, 1)), interpolation=cv2.INTER_AREA)
+    grey = half if half.ndim == 2 else cv2.cvtColor(half, cv2.COLOR_BGR2GRAY)
+    return float(grey.min())
+
+
+def lowered(image: np.ndarray, black: float, to: float) -> np.ndarray:
+    """``image`` with its levels moved down in a straight line so that ``black`` becomes
+    ``to`` while white stays white: a frame lifted all over, brought back down."""
+    gain = (255.0 - to) / (255.0 - black)
+    return cv2.convertScaleAbs(image, alpha=gain, beta=to - black * gain)

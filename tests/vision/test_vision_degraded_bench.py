@@ -72,3 +72,27 @@ def test_the_held_out_part_is_not_read_and_its_photos_are_pointed_out(
     assert "--part dev leaves them out" in capsys.readouterr().out
     assert bench["main"]([str(tmp_path), "--part", "dev", "--only", "jpeg"]) == 2
     assert "no photo in the dev part of" in capsys.readouterr().out
+
+
+def test_a_folder_of_labelled_scenes_is_read_plain_and_spoiled(
+    tmp_path: Path, bench: dict, capsys
+) -> None:
+    """A folder with a labels.json is read as scenes: the labelled cards counted, and a
+    labelled card that is not in view is counted as missed, per kind."""
+    import json
+
+    frame, _ = scene(
+        [CardSpec("QS", (400, 480), 320, 10), CardSpec("7D", (880, 480), 320, -15)], seed=1
+    )
+    cv2.imwrite(str(tmp_path / "table.png"), frame)
+    (tmp_path / "labels.json").write_text(json.dumps({"table.png": ["QS", "7D", "2C"]}))
+    assert bench["main"]([str(tmp_path), "--only", "hazed", "--show-misses"]) == 0
+    out = capsys.readouterr().out
+    assert "plain   counted 2/3 (66.7%)  wrong counted 0" in out
+    assert "table.png: missed ['2C'], wrong []" in out
+    last = out.strip().splitlines()[-1]
+    assert last.startswith("vision_degraded_scenes scenes=1 cards=3 plain_counted_pct=66.7 ")
+    assert " worst=hazed worst_counted_pct=66.7 " in last and last.endswith("wrong_sure=0")
+    (tmp_path / "labels.json").write_text(json.dumps({"table.png": "QS"}))
+    assert bench["main"]([str(tmp_path)]) == 2
+    assert "should be a list of cards" in capsys.readouterr().out

@@ -371,13 +371,19 @@ def test_a_pale_index_in_a_frame_where_nothing_read_is_searched_for_again(
 ) -> None:
     """Where nothing else read, the index search runs once more taking fainter ink
     (:data:`vision.detector.FAINT_INK`): the pale index is read; with the search's own
-    threshold only, nothing is."""
+    threshold only, nothing is. Nothing in view is dark, so the frame is lifted all over:
+    read with its levels lowered (:data:`vision.detector.LIFTED_BLACK`), the first
+    search reads it too; the fainter search is what reads it as seen."""
     frame = pale_grey_close_up(card, turn, pale)
+    monkeypatch.setattr("vision.detector.LIFTED_BLACK", 255.0)  # read as seen
     dets = [d for d in CardDetector().detect(frame) if d.card]
     assert [d.card for d in dets] == [card]
     assert dets[0].confidence < 0.9
     monkeypatch.setattr("vision.detector.FAINT_INK", INK_MIN)
     assert [d.card for d in CardDetector().detect(frame) if d.card] == []
+    monkeypatch.undo()
+    monkeypatch.setattr("vision.detector.FAINT_INK", INK_MIN)
+    assert [d.card for d in CardDetector().detect(frame) if d.card] == [card]
 
 
 def pale_grey_big_index(card: str, turn: int, pale: float) -> np.ndarray:
@@ -398,13 +404,18 @@ def test_a_big_pale_index_is_searched_for_at_half_size_as_well(
 ) -> None:
     """Too faint for the first searches and too big for the fainter one: the fainter
     search is run again at half its size (kept from FAINT_HALF_LEAST); without that run
-    nothing reads."""
+    nothing reads as seen. (Lowered as a lifted frame, :data:`vision.detector.LIFTED_BLACK`,
+    it reads without that run.)"""
     frame = pale_grey_big_index(card, turn, pale)
+    monkeypatch.setattr("vision.detector.LIFTED_BLACK", 255.0)  # read as seen
     dets = [d for d in CardDetector().detect(frame) if d.card]
     assert [d.card for d in dets] == [card]
     assert FAINT_HALF_LEAST <= dets[0].confidence < 0.9
     monkeypatch.setattr("vision.detector.FAINT_HALF_LEAST", 1.01)
     assert [d.card for d in CardDetector().detect(frame) if d.card] == []
+    monkeypatch.undo()
+    monkeypatch.setattr("vision.detector.FAINT_HALF_LEAST", 1.01)
+    assert [d.card for d in CardDetector().detect(frame) if d.card] == [card]
 
 
 @pytest.mark.parametrize(("later", "kept"), [(0.7, "5D"), (0.2, "6D")])

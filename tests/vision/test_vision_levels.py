@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.levels import percentile, percentiles
+from vision.levels import darkest, lowered, percentile, percentiles
 
 QS = (0, 2.5, 5, 50, 60, 70, 95, 98, 99, 100)
 
@@ -39,3 +39,19 @@ def test_several_at_once_and_any_shape() -> None:
 def test_no_pixels_is_an_error() -> None:
     with pytest.raises(ValueError, match="no pixels"):
         percentile(np.zeros(0, np.uint8), 50)
+
+
+def test_the_darkest_level_is_the_inks_not_a_lone_hot_pixels() -> None:
+    frame = np.full((60, 80, 3), 200, np.uint8)
+    frame[10, 10] = 0  # one dead pixel: a quarter of a half-size pixel
+    assert darkest(frame) == 150.0
+    frame[30:34, 40:44] = 40  # a stroke of ink, four pixels thick
+    assert darkest(frame) == 40.0
+
+
+def test_lowered_moves_black_to_its_level_and_keeps_white() -> None:
+    ramp = np.arange(160, 256, dtype=np.uint8).reshape(1, -1, 1).repeat(3, axis=2)
+    out = lowered(ramp, 160.0, 90.0)
+    assert out[0, 0].tolist() == [90, 90, 90]
+    assert out[0, -1].tolist() == [255, 255, 255]
+    assert (np.diff(out[0, :, 0].astype(int)) >= 1).all()  # every level still apart

@@ -959,10 +959,12 @@ def test_a_hazed_frames_faint_indices_are_measured_from_its_black_point(
     darker than 110, so the ace of hearts' and the five of diamonds' thin red indices
     are under a fifth darker than the stock, too faint even for the fainter search
     measured from black. Measured from the frame's black point they are found too. The
-    first search keeps measuring from black (its blobs the same)."""
+    first search keeps measuring from black (its blobs the same). (The frame is read
+    as seen: lowering a lifted frame's levels, ``LIFTED_BLACK``, would find them too.)"""
     import vision.detector as detector_module
     import vision.index_pairs as pairs_module
 
+    monkeypatch.setattr(detector_module, "LIFTED_BLACK", 255.0)
     frame, _ = scene(SMALL_ON_WHITE, seed=805, table_colour=(238, 240, 240))
     hazed = np.clip(frame.astype(np.float32) * 0.6 + 110, 0, 255).astype(np.uint8)
 
@@ -976,6 +978,49 @@ def test_a_hazed_frames_faint_indices_are_measured_from_its_black_point(
     monkeypatch.setattr(pairs_module, "BLACK_POINT_MOST", 0.0)  # from black, as before
     assert counted() == {"4D", "AS"}
     assert ink_blobs(hazed, on_stock=False, size=640, least=INK_MIN) == first
+
+
+def _through_haze(frame: np.ndarray) -> np.ndarray:
+    """``frame`` seen through a heavy haze: every level lifted, nothing darker than 160."""
+    return np.clip(frame.astype(np.float32) * 0.35 + 160, 0, 255).astype(np.uint8)
+
+
+def test_a_frame_lifted_all_over_is_read_with_its_levels_lowered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Four small cards on a white board through a heavy haze (glare on a glossy sheet,
+    a misted lens). Read as seen, only two of them count; with the frame's levels
+    lowered until its darkest ink sits at ``LIFTED_BLACK`` (the lightest black the
+    development photos show), all four do."""
+    import vision.detector as detector_module
+
+    frame, _, _ = scene_and_empty(SMALL_ON_WHITE, seed=805, table_colour=(238, 240, 240))
+    hazed = _through_haze(frame)
+
+    def counted() -> set[str]:
+        return {d.card for d in CardDetector().detect(hazed) if d.card and d.confidence >= 0.5}
+
+    assert counted() == {"AH", "4D", "5D", "AS"}
+    monkeypatch.setattr(detector_module, "LIFTED_BLACK", 255.0)  # never lowered
+    assert counted() == {"4D", "5D"}
+
+
+def test_a_calibrated_table_seen_through_haze_is_still_known_bare(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Calibrated through the same haze, the empty grained table is lowered as each
+    frame is, level for level: a frame of the empty table a moment later is known bare
+    and not searched. Compared with the empty table as captured, it differs all over,
+    and its grain is searched for cards."""
+    _, table, _ = scene_and_empty([], seed=2)
+    frame = _through_haze(a_moment_later(table, np.random.default_rng(1)))
+    empty = _through_haze(a_moment_later(table, np.random.default_rng(2)))
+    read = _pair_reads(monkeypatch)
+    assert CardDetector(empty=empty).detect(frame) == []
+    assert read == []
+    monkeypatch.setattr(CardDetector, "_empty_lowered", lambda self, black: self.empty)
+    assert not [d for d in CardDetector(empty=empty).detect(frame) if d.card]
+    assert len(read) > 40
 
 
 def test_an_index_pair_handed_over_is_read_as_the_search_reads_it() -> None:
