@@ -116,6 +116,10 @@ INDEX_MOST = 0.8
 #: worse (the thirty-ninth round), so a lifted frame is only brought back into the range
 #: the reader is known to read.
 LIFTED_BLACK = 90.0
+#: A frame with nothing darker than this shows no ink to read (a blank wall of glare, a
+#: camera blinded by a lamp): lowered to LIFTED_BLACK its levels would be stretched more
+#: than three times, its noise with them, into ink that is not there. Read as it is.
+LIFTED_MOST = 200.0
 #: The most a card read from one corner may claim where its other index, read alone,
 #: said another card at least as surely: below the tracker's count, so it waits.
 READ_TWICE_MOST = 0.45
@@ -279,7 +283,9 @@ class CardDetector:
         self.locate = locate or LocateConfig()
         self.empty = empty
         self.plane = plane
-        self._empty_view: tuple[int, int, np.ndarray | None] | None = None
+        self._empty_view: (
+            tuple[TablePlane | None, np.ndarray | None, np.ndarray | None] | None
+        ) = None
         #: The empty table's colour (its median) and the empty table it is of: the table
         #: view's fill beyond a slanted frame (:meth:`_view`), made once per calibration.
         self._empty_fill: tuple[np.ndarray, tuple[float, ...]] | None = None
@@ -290,6 +296,10 @@ class CardDetector:
         #: The empty table lowered as a lifted frame is, for the frame's darkest level,
         #: and the empty table it was made from (:meth:`_empty_lowered`).
         self._lowered_empty: tuple[float, np.ndarray, np.ndarray] | None = None
+        #: The empty table the frame being read is compared with: the calibration's, or
+        #: lowered with a lifted frame. Taken once a frame, so a calibration made while a
+        #: frame is read (the dashboard's, on another thread) is used from the next one.
+        self._empty_now = empty
         #: Whether the frame being read has colour (a monochrome one cannot tell red ink).
         self._colour = True
         #: Whether a card of the frame being read was read as its negative (a dark deck).
@@ -350,13 +360,15 @@ class CardDetector:
             if small is None:
                 fits = kept_fits(self._known, lambda q: q) if self._known is not None else None
                 self._sources = mask_sources(
-                    frame_bgr, self.locate, self.empty, fits, first_only=first_only
+                    frame_bgr, self.locate, self._empty_now, fits, first_only=first_only
                 )
             else:
-                key = (id(self.plane), id(self.empty))
-                if self._empty_view is None or self._empty_view[:2] != key:
-                    ev = self._view(small, self.empty) if self.empty is not None else None
-                    self._empty_view = (*key, ev)
+                # kept by the objects themselves, not their ids: a lowered empty table
+                # is let go when the next one is made, and its id may come round again
+                empty, kept = self._empty_now, self._empty_view
+                if kept is None or kept[0] is not self.plane or kept[1] is not empty:
+                    ev = self._view(small, empty) if empty is not None else None
+                    self._empty_view = (self.plane, empty, ev)
                 view = self._view(small, frame_bgr)
                 fits = kept_fits(self._known, small.to_frame) if self._known is not None else None
                 self._sources = mask_sources(
@@ -402,10 +414,10 @@ class CardDetector:
 
     def _detect(self, frame_bgr: np.ndarray) -> list[Detection]:
         black = self._lifted(frame_bgr)
-        calibrated = self.empty
+        self._empty_now = self.empty
         if black is not None:
             frame_bgr = lowered(frame_bgr, black, LIFTED_BLACK)
-            self.empty = self._empty_lowered(black)
+            self._empty_now = self._empty_lowered(black)
         self._colour = not colourless(frame_bgr, self._sampled(frame_bgr))
         self._reads = {}
         self._pair_reads = {}
@@ -430,7 +442,6 @@ class CardDetector:
             assert found is not None
             return found
         finally:
-            self.empty = calibrated
             self._reads = None
             self._pair_reads = None
             self._groups = None
@@ -442,26 +453,27 @@ class CardDetector:
             self._squash_shown = False
 
     def _lifted(self, frame_bgr: np.ndarray) -> float | None:
-        """The frame's darkest level if it is lifted all over (:data:`LIFTED_BLACK`), else
-        None. Most frames show darker ink already in their copy sampled every eighth
+        """The frame's darkest level if it is lifted all over (:data:`LIFTED_BLACK`, up to
+        :data:`LIFTED_MOST`), else None. Most frames show darker ink already in their copy sampled every eighth
         pixel, made for the stock tests anyway; only the others are measured whole."""
         sample = self._sampled(frame_bgr)
         grey = sample if sample.ndim == 2 else cv2.cvtColor(sample, cv2.COLOR_BGR2GRAY)
         if percentile(grey, 0.5) <= LIFTED_BLACK:
             return None
         black = darkest(frame_bgr)
-        return black if black > LIFTED_BLACK else None
+        return black if LIFTED_BLACK < black <= LIFTED_MOST else None
 
     def _empty_lowered(self, black: float) -> np.ndarray | None:
         """The calibrated empty table, its levels lowered as a frame whose darkest ink is
         ``black`` is (:data:`LIFTED_BLACK`): the camera saw the empty table through the
         same haze, and a frame is compared with it level for level. Kept for that
         ``black``, which a steady camera's frames repeat."""
-        if self.empty is None:
+        empty = self.empty
+        if empty is None:
             return None
         kept = self._lowered_empty
-        if kept is None or kept[0] != black or kept[1] is not self.empty:
-            kept = self._lowered_empty = (black, self.empty, lowered(self.empty, black, LIFTED_BLACK))
+        if kept is None or kept[0] != black or kept[1] is not empty:
+            kept = self._lowered_empty = (black, empty, lowered(empty, black, LIFTED_BLACK))
         return kept[2]
 
     def _detect_from(
@@ -509,7 +521,7 @@ class CardDetector:
             det = self._new_card_either_way(frame_bgr, group, out)
             if det is not None:
                 out.append(det)
-        if not edges and not _plain(frame_bgr, out, self.empty, self._bare_stock):
+        if not edges and not _plain(frame_bgr, out, self._empty_now, self._bare_stock):
             return None
         if first_only and bright_elsewhere(frame_bgr, out, self._sampled(frame_bgr)):
             return None
@@ -595,7 +607,7 @@ class CardDetector:
             any(d.confidence < CORNER_MIN or misshapen(d.quad) for d in out if d.card)
             or any(id(d) in self._one_corner for d in out)
             or pale_gaps(frame_bgr, outlined, self._sampled(frame_bgr))
-            or self._bare_stock(frame_bgr, out, self.empty)
+            or self._bare_stock(frame_bgr, out, self._empty_now)
         ):
             # the same where the unread outline was dropped as the table's, or a card read
             # only weakly (cards on a knit cloth, outlined together with its folds), or
@@ -1073,7 +1085,7 @@ class CardDetector:
         kept = self._rectified
         if kept and kept[0][0] is img:
             return kept[0][1]
-        empty = self.empty
+        empty = self._empty_now
         if empty is None or empty.shape != img.shape:
             view = small.rectify(img, _median_colour(self._sampled(img)))
         else:
@@ -1090,7 +1102,7 @@ class CardDetector:
         table is another size than the frame). Where a frame shows it, its blobs are the
         table's own: on a grained cloth they were most of an empty frame's cost (a hand
         moving over the table), and now and then read as a card."""
-        empty = self.empty
+        empty = self._empty_now
         if empty is None or empty.shape != shape:
             return None
         if self._table_views_of is not empty:

@@ -1005,6 +1005,55 @@ def test_a_frame_lifted_all_over_is_read_with_its_levels_lowered(
     assert counted() == {"4D", "5D"}
 
 
+def test_a_calibration_made_while_a_hazed_frame_is_read_stands(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The dashboard calibrates (another thread) while the camera reads a hazed frame
+    against the empty table lowered with it: the new calibration is the detector's
+    afterwards, not put back to the old one when the frame is done."""
+    _, table, _ = scene_and_empty([], seed=2)
+    frame = _through_haze(a_moment_later(table, np.random.default_rng(1)))
+    old = _through_haze(a_moment_later(table, np.random.default_rng(2)))
+    new = a_moment_later(table, np.random.default_rng(3))
+    detector = CardDetector(empty=old)
+    read = CardDetector._read_pair_afresh
+
+    def reading(self: CardDetector, f: np.ndarray, m: np.ndarray) -> tuple:
+        detector.empty = new  # set from the dashboard mid-frame
+        return read(self, f, m)
+
+    monkeypatch.setattr(CardDetector, "_read_pair_afresh", reading)
+    monkeypatch.setattr("vision.detector.BARE_MOST", 0)  # (searched, so read mid-frame)
+    detector.detect(frame)
+    assert detector.empty is new
+
+
+def test_a_frame_with_no_ink_at_all_is_not_lowered_into_ink(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A camera blinded white, or a blank glare with only sensor noise in it: nothing
+    in view is darker than ``LIFTED_MOST``, so it is read as it is (no card, no error);
+    lowered, its noise would be stretched into ink. A haze with a card's ink in it is
+    lowered."""
+    import vision.detector as detector_module
+
+    lowered_from: list[float] = []
+    lower = detector_module.lowered
+
+    def lowering(image: np.ndarray, black: float, to: float) -> np.ndarray:
+        lowered_from.append(black)
+        return lower(image, black, to)
+
+    monkeypatch.setattr(detector_module, "lowered", lowering)
+    rng = np.random.default_rng(4)
+    white = np.full((960, 1280, 3), 255, np.uint8)
+    glare = np.clip(rng.normal(232, 6, (960, 1280, 3)), 0, 255).astype(np.uint8)
+    for frame in (white, glare):
+        assert CardDetector().detect(frame) == []
+    assert lowered_from == []
+    frame, _, _ = scene_and_empty(SMALL_ON_WHITE, seed=805, table_colour=(238, 240, 240))
+    CardDetector().detect(_through_haze(frame))
+    assert len(lowered_from) == 1 and 160 < lowered_from[0] <= detector_module.LIFTED_MOST
+
+
 def test_a_calibrated_table_seen_through_haze_is_still_known_bare(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
