@@ -360,12 +360,12 @@ class CardDetector:
             if small is None:
                 fits = kept_fits(self._known, lambda q: q) if self._known is not None else None
                 self._sources = mask_sources(
-                    frame_bgr, self.locate, self._empty_now, fits, first_only=first_only
+                    frame_bgr, self.locate, self._empty_table, fits, first_only=first_only
                 )
             else:
                 # kept by the objects themselves, not their ids: a lowered empty table
                 # is let go when the next one is made, and its id may come round again
-                empty, kept = self._empty_now, self._empty_view
+                empty, kept = self._empty_table, self._empty_view
                 if kept is None or kept[0] is not self.plane or kept[1] is not empty:
                     ev = self._view(small, empty) if empty is not None else None
                     self._empty_view = (self.plane, empty, ev)
@@ -452,6 +452,12 @@ class CardDetector:
             self._squash = None
             self._squash_shown = False
 
+    @property
+    def _empty_table(self) -> np.ndarray | None:
+        """The empty table to compare with: while a frame is read, the one taken for it
+        (:attr:`_empty_now`); between frames, the calibration's."""
+        return self._empty_now if self._rectified is not None else self.empty
+
     def _lifted(self, frame_bgr: np.ndarray) -> float | None:
         """The frame's darkest level if it is lifted all over (:data:`LIFTED_BLACK`, up to
         :data:`LIFTED_MOST`), else None. Most frames show darker ink already in their copy sampled every eighth
@@ -521,7 +527,7 @@ class CardDetector:
             det = self._new_card_either_way(frame_bgr, group, out)
             if det is not None:
                 out.append(det)
-        if not edges and not _plain(frame_bgr, out, self._empty_now, self._bare_stock):
+        if not edges and not _plain(frame_bgr, out, self._empty_table, self._bare_stock):
             return None
         if first_only and bright_elsewhere(frame_bgr, out, self._sampled(frame_bgr)):
             return None
@@ -607,7 +613,7 @@ class CardDetector:
             any(d.confidence < CORNER_MIN or misshapen(d.quad) for d in out if d.card)
             or any(id(d) in self._one_corner for d in out)
             or pale_gaps(frame_bgr, outlined, self._sampled(frame_bgr))
-            or self._bare_stock(frame_bgr, out, self._empty_now)
+            or self._bare_stock(frame_bgr, out, self._empty_table)
         ):
             # the same where the unread outline was dropped as the table's, or a card read
             # only weakly (cards on a knit cloth, outlined together with its folds), or
@@ -1085,7 +1091,7 @@ class CardDetector:
         kept = self._rectified
         if kept and kept[0][0] is img:
             return kept[0][1]
-        empty = self._empty_now
+        empty = self._empty_table
         if empty is None or empty.shape != img.shape:
             view = small.rectify(img, _median_colour(self._sampled(img)))
         else:
@@ -1102,7 +1108,7 @@ class CardDetector:
         table is another size than the frame). Where a frame shows it, its blobs are the
         table's own: on a grained cloth they were most of an empty frame's cost (a hand
         moving over the table), and now and then read as a card."""
-        empty = self._empty_now
+        empty = self._empty_table
         if empty is None or empty.shape != shape:
             return None
         if self._table_views_of is not empty:
