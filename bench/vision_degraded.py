@@ -265,17 +265,27 @@ def main(argv: list[str] | None = None) -> int:
         print(f"vision_degraded: no photo in {args.dir} could be read")
         return 2
     print_tallies(tallies, args.show_misses)
+    print(
+        f"vision_degraded photos={plain.photos} plain_right_pct={plain.pct:.1f} "
+        + over_spoiled(tallies, "right")
+    )
+    return 0
+
+
+def over_spoiled(tallies: dict[str, Tally] | dict[str, SceneTally], share: str) -> str:
+    """The summary line's figures over the spoiled kinds (every tally but ``plain``): the
+    mean and the worst kind's ``share`` (``mean_{share}_pct``), the worst's ratio to
+    plain, and the wrong reads counted and sure, summed."""
+    plain = tallies["plain"]
     spoiled = {k: t for k, t in tallies.items() if k != "plain"}
     worst = min(spoiled, key=lambda k: spoiled[k].pct)
     mean = sum(t.pct for t in spoiled.values()) / len(spoiled)
-    print(
-        f"vision_degraded photos={plain.photos} plain_right_pct={plain.pct:.1f} "
-        f"mean_right_pct={mean:.1f} worst={worst} worst_right_pct={spoiled[worst].pct:.1f} "
+    return (
+        f"mean_{share}_pct={mean:.1f} worst={worst} worst_{share}_pct={spoiled[worst].pct:.1f} "
         f"ratio_worst_to_plain={spoiled[worst].pct / max(plain.pct, 1e-9):.3f} "
         f"wrong_counted={sum(t.wrong_counted for t in spoiled.values())} "
         f"wrong_sure={sum(t.wrong_sure for t in spoiled.values())}"
     )
-    return 0
 
 
 def bench_scenes(
@@ -313,16 +323,10 @@ def bench_scenes(
         )
         for m in t.misses if args.show_misses else ():
             print(f"    {m}")
-    spoiled = {k: t for k, t in tallies.items() if k != "plain"}
-    worst = min(spoiled, key=lambda k: spoiled[k].pct)
-    mean = sum(t.pct for t in spoiled.values()) / len(spoiled)
     print(
         f"vision_degraded_scenes scenes={plain.scenes} cards={plain.cards} "
         f"plain_counted_pct={plain.pct:.1f} plain_wrong_counted={plain.wrong_counted} "
-        f"mean_counted_pct={mean:.1f} worst={worst} worst_counted_pct={spoiled[worst].pct:.1f} "
-        f"ratio_worst_to_plain={spoiled[worst].pct / max(plain.pct, 1e-9):.3f} "
-        f"wrong_counted={sum(t.wrong_counted for t in spoiled.values())} "
-        f"wrong_sure={sum(t.wrong_sure for t in spoiled.values())}"
+        + over_spoiled(tallies, "counted")
     )
     return 0
 
