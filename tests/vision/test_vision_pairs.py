@@ -1067,7 +1067,7 @@ def test_a_calibrated_table_seen_through_haze_is_still_known_bare(
     read = _pair_reads(monkeypatch)
     assert CardDetector(empty=empty).detect(frame) == []
     assert read == []
-    monkeypatch.setattr(CardDetector, "_empty_lowered", lambda self, black: self.empty)
+    monkeypatch.setattr(CardDetector, "_empty_seen", lambda self, black, soft: self.empty)
     assert not [d for d in CardDetector(empty=empty).detect(frame) if d.card]
     assert len(read) > 40
 

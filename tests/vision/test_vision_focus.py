@@ -1,0 +1,126 @@
+"""A camera out of focus over the table: telling a soft frame, and reading it sharpened
+(:mod:`vision.focus`, :data:`vision.detector.SOFT_FROM`)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+import vision.detector as detector_module
+from vision.detector import LIFTED_BLACK, SOFT_FROM, CardDetector
+from vision.focus import sharpened, softness
+from vision.levels import lowered
+from vision.synth import CardSpec, scene_and_empty
+
+#: Four cards lying apart, a little over the documented least size.
+APART = ["AH", "4D", "9C", "JS"]
+
+
+def _table(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Four cards apart on a rendered table, and the same table empty."""
+    rng = np.random.default_rng(seed)
+    cards = [
+        CardSpec(
+            code, (320 + (i % 2) * 640, 240 + (i // 2) * 480), 210.0, float(rng.uniform(0, 360))
+        )
+        for i, code in enumerate(APART)
+    ]
+    frame, empty, _ = scene_and_empty(cards, seed=seed)
+    return frame, empty
+
+
+def _out_of_focus(frame: np.ndarray, sigma: float = 2.6) -> np.ndarray:
+    return cv2.GaussianBlur(frame, (0, 0), sigma)
+
+
+def _counted(frame: np.ndarray) -> set[str]:
+    return {d.card for d in CardDetector().detect(frame) if d.card and d.confidence >= 0.5}
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_sharp_table_is_not_soft_and_the_same_table_out_of_focus_is(seed: int) -> None:
+    frame, _ = _table(seed)
+    assert softness(frame) < SOFT_FROM - 0.1
+    assert softness(_out_of_focus(frame)) > SOFT_FROM
+
+
+def test_a_frame_with_no_edge_to_measure_is_not_soft() -> None:
+    """A blank frame, a bare table so far out of focus that only its levels' rounding is
+    left, and a frame too narrow to hold a step: nothing to sharpen, so not soft."""
+    blank = np.full((480, 640, 3), 200, np.uint8)
+    ramp = np.tile(np.linspace(100, 110, 640).astype(np.uint8), (480, 1))
+    narrow = np.full((480, 2, 3), 200, np.uint8)
+    assert softness(blank) == 0.0
+    assert softness(cv2.cvtColor(ramp, cv2.COLOR_GRAY2BGR)) == 0.0
+    assert softness(narrow) == 0.0
+
+
+def test_sensor_noise_is_not_taken_for_focus() -> None:
+    """A sharp frame with a dim room's noise on it measures sharper still: sharpened, the
+    noise would grow into ink."""
+    frame, _ = _table(0)
+    noisy = np.clip(
+        frame.astype(np.float32) + np.random.default_rng(4).normal(0, 12, frame.shape), 0, 255
+    ).astype(np.uint8)
+    assert softness(noisy) < softness(frame) < SOFT_FROM
+
+
+def test_sharpening_gives_a_blurred_edge_back_its_step() -> None:
+    edge = np.full((40, 1280), 60, np.uint8)
+    edge[:, 640:] = 180
+    soft = cv2.GaussianBlur(edge, (0, 0), 3.2)
+
+    def steepest(img: np.ndarray) -> int:
+        return int(np.abs(np.diff(img[20].astype(int))).max())
+
+    assert steepest(sharpened(soft)) > 1.5 * steepest(soft)
+    flat = np.full((40, 1280, 3), 120, np.uint8)
+    assert np.array_equal(sharpened(flat), flat)
+
+
+def test_a_table_out_of_focus_is_read_sharpened(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Four cards a camera out of focus sees: read sharpened, two of them count (the
+    others, a jack and a nine of clubs, have their small indices run into blobs); read as
+    seen, none."""
+    frame, _ = _table(1)
+    soft = _out_of_focus(frame)
+    assert _counted(soft) == {"AH", "4D"}
+    monkeypatch.setattr(detector_module, "SOFT_FROM", 2.0)  # never sharpened
+    assert _counted(soft) == set()
+
+
+def test_only_a_soft_frame_is_sharpened(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sharp frame is read as it is (sharpened, its grain and JPEG blocks would grow
+    into ink); a soft one is sharpened once, and its calibrated empty table with it."""
+    made: list[tuple[int, ...]] = []
+    sharpen = detector_module.sharpened
+
+    def sharpening(image: np.ndarray) -> np.ndarray:
+        made.append(image.shape)
+        return sharpen(image)
+
+    monkeypatch.setattr(detector_module, "sharpened", sharpening)
+    frame, empty = _table(1)
+    detector = CardDetector(empty=_out_of_focus(empty))
+    detector.detect(frame)
+    assert made == []
+    detector.detect(_out_of_focus(frame))
+    assert len(made) == 2  # the frame and the empty table
+    detector.detect(_out_of_focus(frame, 2.7))
+    assert len(made) == 3  # the empty table was kept
+
+
+def test_the_empty_table_is_made_ready_as_the_frame_was() -> None:
+    """Lowered as a lifted frame is, sharpened as a soft one is, both, or neither: the
+    empty table is compared with the frame level for level and edge for edge."""
+    _, empty = _table(2)
+    detector = CardDetector(empty=empty)
+    assert detector._empty_seen(None, False) is empty
+    soft = detector._empty_seen(None, True)
+    assert np.array_equal(soft, sharpened(empty))
+    assert detector._empty_seen(None, True) is soft
+    both = detector._empty_seen(120.0, True)
+    assert np.array_equal(both, sharpened(lowered(empty, 120.0, LIFTED_BLACK)))
+    assert np.array_equal(detector._empty_seen(120.0, False), lowered(empty, 120.0, LIFTED_BLACK))
+    assert CardDetector()._empty_seen(None, True) is None

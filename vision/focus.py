@@ -1,0 +1,70 @@
+"""Tell a frame seen out of focus, and give its edges back some of their step.
+
+A camera out of focus over a table (a fixed-focus webcam set for arm's length, a lens
+misted at one side) spreads every edge over several pixels. A table's cards are small in
+the frame, so the strokes of their corner indices fade towards the stock and run into
+their pips: the reader finds the cards and cannot read them.
+
+How soft a frame is comes from how much its strongest edges lose when it is blurred
+once more: a sharp edge, one or two pixels across, loses most of its step between
+neighbouring pixels; an edge already spread loses little (the "blur effect" measure of
+Crété-Roffet, Dolmière, Ladret and Nicolas, 2007). It is measured along every fourth row
+at the frame's full width, so it costs a fraction of a millisecond; edges across the
+rows are enough, because a lens out of focus blurs every way alike.
+
+A soft frame is read through an unsharp mask: the frame, plus twice its difference from a
+blurred copy. Sharp frames are read as they are: sharpened, their grain and JPEG blocks
+grow into ink, and the development photos read worse.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.levels import percentile
+
+#: The frame's rows measured: one in this many, each at full width.
+ROW_STEP = 4
+#: The least step between neighbouring pixels counted as an edge (grey levels): below
+#: it, a frame with no edge left (a bare table far out of focus) would be measured on its
+#: grain and its levels' rounding, and read as sharp.
+EDGE_LEAST = 8
+#: Blur added to measure how much an edge still loses (pixels, along the row).
+REBLUR_SIGMA = 1.0
+#: The share of the measured rows' steps taken as the frame's edges: its strongest.
+EDGE_SHARE = 5.0
+#: Width of the unsharp mask's blur, as a share of the frame's long side (3.2 px at
+#: 1280): about the spread of the blur it undoes.
+UNSHARP_SIGMA = 0.0025
+#: How much of the frame's difference from its blurred copy is added back.
+UNSHARP_AMOUNT = 2.0
+
+
+def softness(frame_bgr: np.ndarray) -> float:
+    """How much of their step the frame's strongest edges keep when blurred once more:
+    near 1 for a frame out of focus, well below for a sharp one (0 for a frame with no
+    edge at all, which is not soft: it has nothing to sharpen)."""
+    rows = frame_bgr[::ROW_STEP]
+    grey = rows if rows.ndim == 2 else cv2.cvtColor(rows, cv2.COLOR_BGR2GRAY)
+    if grey.shape[1] < 3:
+        return 0.0
+    step = cv2.absdiff(grey[:, 1:], grey[:, :-1])
+    size = 2 * int(np.ceil(2.5 * REBLUR_SIGMA)) + 1
+    reblurred = cv2.GaussianBlur(
+        grey, (size, 1), sigmaX=REBLUR_SIGMA, sigmaY=0, borderType=cv2.BORDER_REPLICATE
+    )
+    kept = cv2.absdiff(reblurred[:, 1:], reblurred[:, :-1])
+    edges = (step > max(percentile(step, 100.0 - EDGE_SHARE), EDGE_LEAST)).view(np.uint8)
+    before = cv2.sumElems(cv2.bitwise_and(step, step, mask=edges))[0]
+    if before == 0:
+        return 0.0
+    after = cv2.sumElems(cv2.bitwise_and(kept, kept, mask=edges))[0]
+    return float(after / before)
+
+
+def sharpened(image: np.ndarray) -> np.ndarray:
+    """``image`` through an unsharp mask sized to its long side (:data:`UNSHARP_SIGMA`)."""
+    sigma = UNSHARP_SIGMA * max(image.shape[:2])
+    blurred = cv2.GaussianBlur(image, (0, 0), sigma)
+    return cv2.addWeighted(image, 1.0 + UNSHARP_AMOUNT, blurred, -UNSHARP_AMOUNT, 0.0)
