@@ -119,5 +119,8 @@ def development_photos(root: Path) -> list[tuple[str, np.ndarray]]:
             h, w = img.shape[:2]
             s = 1280 / max(h, w)
             size = (round(w * s), round(h * s))
-            out.append((p.name, cv2.resize(img, size, interpolation=cv2.INTER_AREA)))
+            # shrunk by area, enlarged smoothly: as bench/vision_accuracy.py scales them
+            # (enlarged by area, a 640 px photo's pixels are blocks, sharper than any camera)
+            way = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+            out.append((p.name, cv2.resize(img, size, interpolation=way)))
     return out
