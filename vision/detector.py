@@ -307,8 +307,9 @@ class CardDetector:
             tuple[tuple[float | None, bool], np.ndarray, np.ndarray] | None
         ) = None
         #: The empty table the frame being read is compared with: the calibration's, or
-        #: lowered with a lifted frame. Taken once a frame, so a calibration made while a
-        #: frame is read (the dashboard's, on another thread) is used from the next one.
+        #: made ready as the frame was (lowered, sharpened). Taken once a frame, so a
+        #: calibration made while a frame is read (the dashboard's, on another thread) is
+        #: used from the next one.
         self._empty_now = empty
         #: Whether the frame being read has colour (a monochrome one cannot tell red ink).
         self._colour = True
