@@ -21,6 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.focus import softness
 from vision.imageio import read_image
 
 #: The reads the referee counts (the tracker's least) and those it is sure of.
@@ -65,6 +66,9 @@ class CaptureSession:
     grab: Callable[[], np.ndarray | None]
     frames_per_card: int = 3
     read: Callable[[np.ndarray], list[tuple[str, float]]] | None = None
+    #: How soft each frame of the last card saved is (:func:`vision.focus.softness`): a
+    #: camera out of focus is best found at the walk, while the organiser is at the table.
+    focus: list[float] = field(default_factory=list, init=False)
 
     def __post_init__(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -73,6 +77,7 @@ class CaptureSession:
         """Save ``frames_per_card`` frames of ``card`` alone: (frames saved, what was read
         in each: every frame is learned from and measured, so every frame is checked)."""
         saved, reads = 0, []
+        self.focus = []
         for old in self.folder.glob(f"{card}_*.jpg"):  # captured again: the new frames only
             old.unlink()
         for i in range(self.frames_per_card):
@@ -82,12 +87,14 @@ class CaptureSession:
             path = self.folder / f"{card}_{i:02d}.jpg"
             cv2.imwrite(str(path), frame)
             saved += 1
+            # read as saved (a JPEG, decoded as camera check and learning decode it), so
+            # the word at capture is theirs: a card read without much margin read live
+            # one way and saved another
+            again = read_image(path)
+            as_saved = again if again is not None else frame
+            self.focus.append(softness(as_saved))
             if self.read is not None:
-                # read as saved (a JPEG, decoded as camera check and learning decode it),
-                # so the word at capture is theirs: a card read without much margin
-                # read live one way and saved another
-                again = read_image(path)
-                reads.append(self.read(again if again is not None else frame))
+                reads.append(self.read(as_saved))
         return saved, reads
 
     def skip(self) -> int:

@@ -301,11 +301,13 @@ def _singles(  # noqa: ANN001
         )
         short = saved < session.frames_per_card
         why = _check(card, reads)
-        mark = "SHORT" if short else "CHECK" if why else "ok"
+        blurred = _out_of_focus(session.focus)
+        mark = "SHORT" if short else "CHECK" if why or blurred else "ok"
         wanted = f" of {session.frames_per_card}" if short else ""
         print(f"  {mark:5} {card}: {_frames(saved)}{wanted} saved; the reader sees {seen}", file=out)
-        if why:
-            print(f"        ({why})", file=out)
+        for note in (why, blurred):
+            if note:
+                print(f"        ({note})", file=out)
         if short:  # the frames ran out inside this card's: the walk cannot go on
             print(dry, file=out)
             failed = True
@@ -362,6 +364,22 @@ def _check(card: str, reads: list[list[tuple[str, float]]]) -> str | None:
     if others:
         return f"also read, as surely as a play counts: {' '.join(others)}"
     return None
+
+
+def _out_of_focus(focus: list[float]) -> str | None:
+    """What to do about a card's frames seen out of focus (``focus``: how soft each is,
+    :func:`vision.focus.softness`), or None. The reader sharpens such frames, but a
+    table's small indices still read fewer cards than in focus: the walk, with the
+    organiser at the table, is the time to say so."""
+    from vision.detector import SOFT_FROM
+
+    softest = max(focus, default=0.0)
+    if softest < SOFT_FROM:
+        return None
+    return (
+        f"the camera looks out of focus (its edges keep {softest:.2f} of their step when "
+        f"blurred again; from {SOFT_FROM:.2f} a frame is soft): focus it on the table"
+    )
 
 
 #: A recording (a folder, a video) with fewer frames than the walk asks for.

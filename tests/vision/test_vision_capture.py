@@ -139,6 +139,24 @@ def test_another_card_counted_in_a_frame_of_one_card_is_flagged(tmp_path: Path) 
     assert "KH" in lines[at + 1] and ("also read" in lines[at + 1] or "more surely" in lines[at + 1])
 
 
+def test_a_camera_out_of_focus_is_said_so_at_the_walk(tmp_path: Path) -> None:
+    """Frames of a card seen out of focus: CHECK, with what to do, whatever the reader
+    made of them (the organiser is at the table now; during play it is too late). The
+    same card in focus is ok."""
+    cam = tmp_path / "cam"
+    cam.mkdir()
+    img, _ = scene([CardSpec("KH", (640, 480), 320, 12)], seed=0, glare=False)
+    cv2.imwrite(str(cam / "f000.jpg"), img)
+    cv2.imwrite(str(cam / "f001.jpg"), cv2.GaussianBlur(img, (0, 0), 3.2))
+    out = io.StringIO()
+    assert run(args(tmp_path, cam, cards="KH,KH", frames=1), out=out, ask=lambda _: "") == 0
+    lines = out.getvalue().splitlines()
+    marks = [i for i, x in enumerate(lines) if "KH:" in x]
+    assert [lines[i].split()[0] for i in marks] == ["ok", "CHECK"]
+    assert "out of focus" in lines[marks[1] + 1] and "focus it on the table" in lines[marks[1] + 1]
+    assert not any("out of focus" in x for x in lines[: marks[1]])
+
+
 def test_the_end_of_input_stops_the_walk_and_a_camera_out_of_frames_says_so(
     tmp_path: Path,
 ) -> None:
