@@ -24,7 +24,8 @@ import numpy as np
 
 from controller.readers.polling import PollingReader
 from controller.readers.sightings import ALL_ZONES, CardSeen, ReaderFault
-from vision.detector import CardDetector, Detection
+from vision.detector import SOFT_FROM, CardDetector, Detection
+from vision.focus import softness
 from vision.known import KnownReads
 from vision.moved import ViewCheck
 from vision.still import StillFrames
@@ -38,6 +39,10 @@ IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 #: is compared with the empty table captured at calibration: a camera knocked since
 #: then puts cards on the wrong spots (:mod:`vision.moved`).
 VIEW_CHECK_EVERY = 30
+#: Checks in a row (one each VIEW_CHECK_EVERY frames) that find the view out of focus
+#: before it is said: a hand passing close to the lens, or a card flicked across, blurs
+#: a frame or two; a lens out of focus blurs them all.
+FOCUS_CHECKS = 3
 #: Seconds between the faults said while the camera stays away: once when it goes, then
 #: again each minute (the table's screens show a fault for a while, then drop it).
 LOST_REMINDER = 60.0
@@ -225,6 +230,9 @@ class CameraReader(PollingReader):
         #: calibration; whether that was reported; frames polled.
         self._view: ViewCheck | None = None
         self._moved = False
+        #: Checks in a row that found the view out of focus, and whether it was said.
+        self._soft_checks = 0
+        self._soft_said = False
         self._polls = 0
         self.frames_read = 0
         self.zones = zones
@@ -379,8 +387,10 @@ class CameraReader(PollingReader):
         except Exception as exc:  # noqa: BLE001 - a reader bug must not end the camera's thread
             return self._unreadable(exc)
         self._polls += 1
-        if self._view is not None and self._polls % VIEW_CHECK_EVERY == 0:
-            out += self._check_view(frame)
+        if self._polls % VIEW_CHECK_EVERY == 0:
+            if self._view is not None:
+                out += self._check_view(frame)
+            out += self._check_focus(frame)
         return out
 
     def _read_afresh(self) -> None:
@@ -417,6 +427,29 @@ class CameraReader(PollingReader):
             f"camera: the view has moved about {shift.px:.0f} px since the table was "
             "calibrated, so cards may be placed on the wrong spot: calibrate again"
         )
+        return [ReaderFault(source=self.source_name, message=message, at=self._clock())]
+
+    def _check_focus(self, frame: np.ndarray) -> list[ReaderFault]:
+        """A fault, once, when the view is found out of focus :data:`FOCUS_CHECKS` checks
+        in a row (:func:`vision.focus.softness`). The reader sharpens such frames, but a
+        table's small indices still read fewer cards: the table should hear why. Once a
+        check finds it in focus again, a later blur is said again. A frame with no edge to
+        measure (a bare cloth) decides nothing."""
+        soft = softness(frame)
+        if soft == 0.0:
+            return []
+        if soft < SOFT_FROM:
+            self._soft_checks, self._soft_said = 0, False
+            return []
+        self._soft_checks += 1
+        if self._soft_said or self._soft_checks < FOCUS_CHECKS:
+            return []
+        self._soft_said = True
+        message = (
+            "camera: the view looks out of focus, so fewer cards are read: focus the "
+            "camera on the table (a capture walk, 'courtpiece camera capture', checks it)"
+        )
+        log.warning("%s", message)
         return [ReaderFault(source=self.source_name, message=message, at=self._clock())]
 
     def _pause(self) -> float:

@@ -8,10 +8,13 @@ import numpy as np
 import pytest
 
 import vision.detector as detector_module
+from controller.readers.camera import FOCUS_CHECKS, VIEW_CHECK_EVERY, CameraReader, IterableSource
+from controller.readers.sightings import ReaderFault
 from vision.detector import LIFTED_BLACK, SOFT_FROM, CardDetector
 from vision.focus import sharpened, softness
 from vision.levels import lowered
 from vision.synth import CardSpec, scene_and_empty
+from vision.zones import ZoneMap
 
 #: Four cards lying apart, a little over the documented least size.
 APART = ["AH", "4D", "9C", "JS"]
@@ -124,3 +127,36 @@ def test_the_empty_table_is_made_ready_as_the_frame_was() -> None:
     assert np.array_equal(both, sharpened(lowered(empty, 120.0, LIFTED_BLACK)))
     assert np.array_equal(detector._empty_seen(120.0, False), lowered(empty, 120.0, LIFTED_BLACK))
     assert CardDetector()._empty_seen(None, True) is None
+
+
+def _faults(frames: list[np.ndarray]) -> list[ReaderFault]:
+    zones = ZoneMap.rectangles({"seat0": (0, 0, 640, 480)})
+    reader = CameraReader(IterableSource(frames), zones, detector=CardDetector())
+    return [s for s in reader.sightings() if isinstance(s, ReaderFault)]
+
+
+def test_the_camera_reader_says_once_that_its_view_is_out_of_focus() -> None:
+    """A camera out of focus during play is said once, as a reader fault with what to
+    do, after FOCUS_CHECKS checks in a row; one in focus never; a blur that passes (a
+    hand near the lens) is not; and a camera brought back into focus and blurred again
+    is said again."""
+    frame, _ = _table(1)
+    soft = _out_of_focus(frame)
+    run = VIEW_CHECK_EVERY * FOCUS_CHECKS
+    assert _faults([frame] * (2 * run)) == []
+    said = _faults([soft] * (2 * run))
+    assert len(said) == 1
+    assert "out of focus" in said[0].message and "focus the camera on the table" in said[0].message
+    assert _faults([soft] * (run - VIEW_CHECK_EVERY) + [frame] * run) == []
+    assert len(_faults([soft] * run + [frame] * VIEW_CHECK_EVERY + [soft] * run)) == 2
+
+
+def test_a_bare_cloth_out_of_focus_decides_nothing() -> None:
+    """An empty table has no edge to measure: between hands it neither says a blur nor
+    ends one (the blur then said again at every hand)."""
+    frame, empty = _table(1)
+    soft = _out_of_focus(frame)
+    bare = _out_of_focus(empty, 4.5)
+    assert softness(bare) == 0.0
+    run = VIEW_CHECK_EVERY * FOCUS_CHECKS
+    assert len(_faults([soft] * run + [bare] * run + [soft] * run)) == 1
