@@ -47,8 +47,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any, TypeVar
 
 import cv2
 import numpy as np
@@ -230,6 +231,28 @@ def decoded(paths: list[Path]) -> Iterator[tuple[Path, np.ndarray, str]]:
         yield p, img, truth
 
 
+#: A tally of one kind of spoiling: of single photos or of scenes.
+AnyTally = TypeVar("AnyTally", "Tally", "SceneTally")
+
+
+def read_each_way(
+    photos: Iterable[tuple[str, np.ndarray, Any]],
+    tally: Callable[[], AnyTally],
+    kinds: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]],
+) -> dict[str, AnyTally]:
+    """Each (name, photo, truth) read plain and then spoiled each way, by one detector
+    and in that order (the spoilings that draw noise share one generator), into a tally
+    per kind made by ``tally``."""
+    detector = CardDetector()
+    tallies = {"plain": tally(), **{k: tally() for k in kinds}}
+    rng = np.random.default_rng(0)
+    for name, img, truth in photos:
+        tallies["plain"].add(name, truth, detector, img)
+        for kind, spoil in kinds.items():
+            tallies[kind].add(name, truth, detector, spoil(img, rng))
+    return tallies
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -253,13 +276,9 @@ def main(argv: list[str] | None = None) -> int:
             "scenes are not read here"
         )
         return 2
-    detector = CardDetector()
-    tallies = {"plain": Tally(), **{k: Tally() for k in kinds}}
-    rng = np.random.default_rng(0)
-    for p, img, truth in decoded(paths):
-        tallies["plain"].add(p.name, truth, detector, img)
-        for kind, spoil in kinds.items():
-            tallies[kind].add(p.name, truth, detector, spoil(img, rng))
+    tallies = read_each_way(
+        ((p.name, img, truth) for p, img, truth in decoded(paths)), Tally, kinds
+    )
     plain = tallies["plain"]
     if not plain.photos:
         print(f"vision_degraded: no photo in {args.dir} could be read")
@@ -300,18 +319,16 @@ def bench_scenes(
         print(f"vision_degraded: {args.dir / 'labels.json'}: {e}")
         return 2
     names = sorted(n for n in labels if in_part(n, args.part))[:: max(args.every, 1)]
-    detector = CardDetector()
-    tallies = {"plain": SceneTally(), **{k: SceneTally() for k in kinds}}
-    rng = np.random.default_rng(0)
-    for name in names:
-        img = load_frame(args.dir / name)
-        if img is None:
-            print(f"{name} will not decode as a picture: left out")
-            continue
-        truth = set(labels[name])
-        tallies["plain"].add(name, truth, detector, img)
-        for kind, spoil in kinds.items():
-            tallies[kind].add(name, truth, detector, spoil(img, rng))
+
+    def scenes() -> Iterator[tuple[str, np.ndarray, set[str]]]:
+        for name in names:
+            img = load_frame(args.dir / name)
+            if img is None:
+                print(f"{name} will not decode as a picture: left out")
+                continue
+            yield name, img, set(labels[name])
+
+    tallies = read_each_way(scenes(), SceneTally, kinds)
     plain = tallies["plain"]
     if not plain.scenes:
         print(f"vision_degraded: no scene in {args.dir} could be read")
