@@ -10,7 +10,10 @@ once more: a sharp edge, one or two pixels across, loses most of its step betwee
 neighbouring pixels; an edge already spread loses little (the "blur effect" measure of
 Crété-Roffet, Dolmière, Ladret and Nicolas, 2007). It is measured along every eighth row
 at the frame's full width, so it costs a fraction of a millisecond; edges across the
-rows are enough, because a lens out of focus blurs every way alike.
+rows are enough, because a lens out of focus blurs every way alike. An edge is known by
+its climb over three pixels, not by its step over one: blurred, a pale edge (red ink on
+pale wood) steps only a few levels from pixel to pixel, and a frame of such edges would
+have none left to measure, and pass for sharp.
 
 A soft frame is read through an unsharp mask: the frame, plus twice its difference from a
 blurred copy. Sharp frames are read as they are: sharpened, their grain and JPEG blocks
@@ -26,10 +29,15 @@ from vision.levels import percentile
 
 #: The frame's rows measured: one in this many, each at full width.
 ROW_STEP = 8
-#: The least step between neighbouring pixels counted as an edge (grey levels): below
-#: it, a frame with no edge left (a bare table far out of focus) would be measured on its
-#: grain and its levels' rounding, and read as sharp.
+#: The least climb over three pixels that makes an edge (grey levels). It is taken over
+#: three pixels, not one, because a blurred edge still climbs: a red pip on pale wood,
+#: out of focus, steps 2-4 levels from one pixel to the next and 8 or more over three
+#: (measured over one pixel, most such frames had no edge left and read as sharp).
+#: Below it, a bare table would be measured on its grain and its levels' rounding.
 EDGE_LEAST = 8
+#: The least step between neighbouring pixels measured at an edge (grey levels): a
+#: step of one or two is mostly the rounding of the levels.
+STEP_LEAST = 2
 #: Blur added to measure how much an edge still loses (pixels, along the row).
 REBLUR_SIGMA = 1.0
 #: The share of the measured rows' steps taken as the frame's edges: its strongest.
@@ -47,15 +55,19 @@ def softness(frame_bgr: np.ndarray) -> float:
     edge at all, which is not soft: it has nothing to sharpen)."""
     rows = frame_bgr[::ROW_STEP]
     grey = rows if rows.ndim == 2 else cv2.cvtColor(rows, cv2.COLOR_BGR2GRAY)
-    if grey.shape[1] < 3:
+    if grey.shape[1] < 4:
         return 0.0
-    step = cv2.absdiff(grey[:, 1:], grey[:, :-1])
+    # each step from pixel x to x + 1 (x from 1 to the width less 3), and the climb over
+    # the three steps around it, from x - 1 to x + 2
+    step = cv2.absdiff(grey[:, 2:-1], grey[:, 1:-2])
+    climb = cv2.absdiff(grey[:, 3:], grey[:, :-3])
     size = 2 * int(np.ceil(2.5 * REBLUR_SIGMA)) + 1
     reblurred = cv2.GaussianBlur(
         grey, (size, 1), sigmaX=REBLUR_SIGMA, sigmaY=0, borderType=cv2.BORDER_REPLICATE
     )
-    kept = cv2.absdiff(reblurred[:, 1:], reblurred[:, :-1])
-    edges = (step > max(percentile(step, 100.0 - EDGE_SHARE), EDGE_LEAST)).view(np.uint8)
+    kept = cv2.absdiff(reblurred[:, 2:-1], reblurred[:, 1:-2])
+    strong = step > max(percentile(step, 100.0 - EDGE_SHARE), STEP_LEAST)
+    edges = (strong & (climb >= EDGE_LEAST)).view(np.uint8)
     before = cv2.sumElems(cv2.bitwise_and(step, step, mask=edges))[0]
     if before == 0:
         return 0.0

@@ -48,6 +48,26 @@ def test_a_sharp_table_is_not_soft_and_the_same_table_out_of_focus_is(seed: int)
     assert softness(_out_of_focus(frame)) > SOFT_FROM
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4])
+def test_a_pale_table_out_of_focus_is_soft(seed: int) -> None:
+    """Red cards on pale wood, in a washed-out frame (a quarter of the levels): out of
+    focus, no step between neighbouring pixels is 8 levels, though each edge still climbs
+    that over three. Found by a capture walk over a real photo of the seven of diamonds,
+    which was taken for sharp."""
+    rng = np.random.default_rng(seed)
+    cards = [
+        CardSpec(code, (320 + (i % 2) * 640, 240 + (i // 2) * 480), 210.0, rng.uniform(0, 360))
+        for i, code in enumerate(["7D", "3H", "5D", "AH"])
+    ]
+    frame, _, _ = scene_and_empty(cards, seed=seed, table_colour=(170, 195, 215))
+    washed = (frame.astype(np.float32) * 0.25 + 153).astype(np.uint8)
+    blurred = _out_of_focus(washed, 3.2)
+    steps = np.abs(np.diff(cv2.cvtColor(blurred, cv2.COLOR_BGR2GRAY).astype(int)))
+    assert steps.max() < 8
+    assert softness(washed) < SOFT_FROM - 0.1
+    assert softness(blurred) >= SOFT_FROM
+
+
 def test_a_frame_with_no_edge_to_measure_is_not_soft() -> None:
     """A blank frame, a bare table so far out of focus that only its levels' rounding is
     left, and a frame too narrow to hold a step: nothing to sharpen, so not soft."""
