@@ -21,7 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.focus import softness
+from vision.focus import FocusCheck, focus_check
 from vision.imageio import read_image
 
 #: The reads the referee counts (the tracker's least) and those it is sure of.
@@ -66,9 +66,9 @@ class CaptureSession:
     grab: Callable[[], np.ndarray | None]
     frames_per_card: int = 3
     read: Callable[[np.ndarray], list[tuple[str, float]]] | None = None
-    #: How soft each frame of the last card saved is (:func:`vision.focus.softness`): a
-    #: camera out of focus is best found at the walk, while the organiser is at the table.
-    focus: list[float] = field(default_factory=list, init=False)
+    #: How soft each frame of the last card saved is (:func:`vision.focus.focus_check`):
+    #: a camera out of focus is best found at the walk, while the organiser is at the table.
+    focus: list[FocusCheck] = field(default_factory=list, init=False)
 
     def __post_init__(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -92,7 +92,7 @@ class CaptureSession:
             # one way and saved another
             again = read_image(path)
             as_saved = again if again is not None else frame
-            self.focus.append(softness(as_saved))
+            self.focus.append(focus_check(as_saved))
             if self.read is not None:
                 reads.append(self.read(as_saved))
         return saved, reads

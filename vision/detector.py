@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from vision.detection import Detection
-from vision.focus import sharpened, softness
+from vision.focus import focus_check, sharpened
 from vision.index import IndexGlyphs, corner_windows, corners, find_index
 from vision.index_pairs import (
     GLYPH_MAX,
@@ -121,14 +121,6 @@ LIFTED_BLACK = 90.0
 #: camera blinded by a lamp): lowered to LIFTED_BLACK its levels would be stretched more
 #: than three times, its noise with them, into ink that is not there. Read as it is.
 LIFTED_MOST = 200.0
-#: A frame whose edges keep this much of their step when blurred once more is out of
-#: focus (:func:`vision.focus.softness`), and is read sharpened. Blurred by 3.2 px, every
-#: development photo keeps 0.957 or more. Plain, enlarged from 640 px, most keep under
-#: 0.9 (1 of the 140 development scenes and 18 of the 390 singles pass 0.95, and read as
-#: before); sharpened all alike, the plain photos read worse (every second development
-#: scene 90.5 -> 82.0 % counted, 7 -> 10 wrong counted, one of them sure). 0.93 until
-#: the forty-fifth round, when the measure's edges were found over one pixel.
-SOFT_FROM = 0.95
 #: The most a card read from one corner may claim where its other index, read alone,
 #: said another card at least as surely: below the tracker's count, so it waits.
 READ_TWICE_MOST = 0.45
@@ -428,7 +420,7 @@ class CardDetector:
         black = self._lifted(frame_bgr)
         if black is not None:
             frame_bgr = lowered(frame_bgr, black, LIFTED_BLACK)
-        soft = softness(frame_bgr) >= SOFT_FROM
+        soft = focus_check(frame_bgr).out_of_focus
         if soft:
             frame_bgr = sharpened(frame_bgr)
         self._empty_now = self._empty_seen(black, soft)

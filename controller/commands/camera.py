@@ -19,9 +19,12 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from controller.config import add_size_option
+
+if TYPE_CHECKING:
+    from vision.focus import FocusCheck
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -366,20 +369,16 @@ def _check(card: str, reads: list[list[tuple[str, float]]]) -> str | None:
     return None
 
 
-def _out_of_focus(focus: list[float]) -> str | None:
+def _out_of_focus(focus: list[FocusCheck]) -> str | None:
     """What to do about a card's frames seen out of focus (``focus``: how soft each is,
-    :func:`vision.focus.softness`), or None. The reader sharpens such frames, but a
+    :func:`vision.focus.focus_check`), or None. The reader sharpens such frames, but a
     table's small indices still read fewer cards than in focus: the walk, with the
     organiser at the table, is the time to say so."""
-    from vision.detector import SOFT_FROM
-
-    softest = max(focus, default=0.0)
-    if softest < SOFT_FROM:
+    soft = [check for check in focus if check.out_of_focus]
+    if not soft:
         return None
-    return (
-        f"the camera looks out of focus (its edges keep {softest:.2f} of their step when "
-        f"blurred again; from {SOFT_FROM:.2f} a frame is soft): focus it on the table"
-    )
+    softest = max(soft, key=lambda check: (check.whole, check.half))
+    return f"the camera looks out of focus ({softest.said()}): focus it on the table"
 
 
 #: A recording (a folder, a video) with fewer frames than the walk asks for.

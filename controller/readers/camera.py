@@ -24,8 +24,8 @@ import numpy as np
 
 from controller.readers.polling import PollingReader
 from controller.readers.sightings import ALL_ZONES, CardSeen, ReaderFault
-from vision.detector import SOFT_FROM, CardDetector, Detection
-from vision.focus import softness
+from vision.detector import CardDetector, Detection
+from vision.focus import focus_check
 from vision.known import KnownReads
 from vision.moved import ViewCheck
 from vision.still import StillFrames
@@ -431,14 +431,17 @@ class CameraReader(PollingReader):
 
     def _check_focus(self, frame: np.ndarray) -> list[ReaderFault]:
         """A fault, once, when the view is found out of focus :data:`FOCUS_CHECKS` checks
-        in a row (:func:`vision.focus.softness`). The reader sharpens such frames, but a
-        table's small indices still read fewer cards: the table should hear why. Once a
-        check finds it in focus again, a later blur is said again. A frame with no edge to
-        measure (a bare cloth) decides nothing."""
-        soft = softness(frame)
-        if soft == 0.0:
+        in a row (:func:`vision.focus.focus_check`). The reader sharpens such frames, but
+        a table's small indices still read fewer cards: the table should hear why. Once a
+        check finds it in focus again, a later blur is said again. A frame with no card
+        outline in it (a bare cloth) decides nothing: far out of focus it has no edge to
+        measure, and with a dim room's noise on it, it measures as sharp as the noise."""
+        if not self.last_detections:
             return []
-        if soft < SOFT_FROM:
+        check = focus_check(frame)
+        if check.nothing_measured:
+            return []
+        if not check.out_of_focus:
             self._soft_checks, self._soft_said = 0, False
             return []
         self._soft_checks += 1

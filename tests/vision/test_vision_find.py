@@ -405,9 +405,11 @@ def test_a_big_pale_index_is_searched_for_at_half_size_as_well(
     """Too faint for the first searches and too big for the fainter one: the fainter
     search is run again at half its size (kept from FAINT_HALF_LEAST); without that run
     nothing reads as seen. (Lowered as a lifted frame, :data:`vision.detector.LIFTED_BLACK`,
-    it reads without that run.)"""
+    it reads without that run, and so it does sharpened as a soft frame.)"""
     frame = pale_grey_big_index(card, turn, pale)
     monkeypatch.setattr("vision.detector.LIFTED_BLACK", 255.0)  # read as seen
+    monkeypatch.setattr("vision.focus.SOFT_FROM", 2.0)  # and not sharpened
+    monkeypatch.setattr("vision.focus.HALF_SOFT_FROM", 2.0)
     dets = [d for d in CardDetector().detect(frame) if d.card]
     assert [d.card for d in dets] == [card]
     assert FAINT_HALF_LEAST <= dets[0].confidence < 0.9

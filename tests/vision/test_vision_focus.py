@@ -1,5 +1,5 @@
 """A camera out of focus over the table: telling a soft frame, and reading it sharpened
-(:mod:`vision.focus`, :data:`vision.detector.SOFT_FROM`)."""
+(:mod:`vision.focus`, :data:`vision.focus.SOFT_FROM`)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 import vision.detector as detector_module
+import vision.focus as focus_module
 from controller.readers.camera import FOCUS_CHECKS, VIEW_CHECK_EVERY, CameraReader, IterableSource
 from controller.readers.sightings import ReaderFault
-from vision.detector import LIFTED_BLACK, SOFT_FROM, CardDetector
-from vision.focus import sharpened, softness
+from vision.detector import LIFTED_BLACK, CardDetector
+from vision.focus import HALF_SOFT_FROM, SOFT_FROM, focus_check, sharpened, softness
 from vision.levels import lowered
 from vision.synth import CardSpec, scene_and_empty
 from vision.zones import ZoneMap
@@ -35,6 +36,12 @@ def _table(seed: int) -> tuple[np.ndarray, np.ndarray]:
 
 def _out_of_focus(frame: np.ndarray, sigma: float = 2.6) -> np.ndarray:
     return cv2.GaussianBlur(frame, (0, 0), sigma)
+
+
+def _noisy(frame: np.ndarray, sigma: float, seed: int = 9) -> np.ndarray:
+    """Sensor noise of ``sigma`` levels, as a camera adds it after its lens."""
+    noise = np.random.default_rng(seed).normal(0, sigma, frame.shape)
+    return np.clip(frame.astype(np.float32) + noise, 0, 255).astype(np.uint8)
 
 
 def _counted(frame: np.ndarray) -> set[str]:
@@ -89,6 +96,22 @@ def test_sensor_noise_is_not_taken_for_focus() -> None:
     assert softness(noisy) < softness(frame) < SOFT_FROM
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_a_noisy_frame_out_of_focus_is_found_at_half_size(seed: int) -> None:
+    """A dim room's noise on a camera out of focus: whole, the noise's own steps are the
+    frame's strongest and it measures sharp; at half size the noise is halved and the
+    blur shows. The same noise on a sharp frame is not taken for a blur either way."""
+    frame, _ = _table(seed)
+    for sigma in (3.0, 6.0):
+        soft = _noisy(_out_of_focus(frame, 3.2), sigma)
+        check = focus_check(soft)
+        assert check.whole < SOFT_FROM  # the whole frame alone would miss it
+        assert check.half >= HALF_SOFT_FROM and check.out_of_focus
+        sharp = focus_check(_noisy(frame, sigma))
+        assert not sharp.out_of_focus
+        assert sharp.half < HALF_SOFT_FROM - 0.05
+
+
 def test_sharpening_gives_a_blurred_edge_back_its_step() -> None:
     edge = np.full((40, 1280), 60, np.uint8)
     edge[:, 640:] = 180
@@ -102,6 +125,11 @@ def test_sharpening_gives_a_blurred_edge_back_its_step() -> None:
     assert np.array_equal(sharpened(flat), flat)
 
 
+def _never_sharpened(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(focus_module, "SOFT_FROM", 2.0)
+    monkeypatch.setattr(focus_module, "HALF_SOFT_FROM", 2.0)
+
+
 def test_a_table_out_of_focus_is_read_sharpened(monkeypatch: pytest.MonkeyPatch) -> None:
     """Four cards a camera out of focus sees: read sharpened, two of them count (the
     others, a jack and a nine of clubs, have their small indices run into blobs); read as
@@ -109,8 +137,32 @@ def test_a_table_out_of_focus_is_read_sharpened(monkeypatch: pytest.MonkeyPatch)
     frame, _ = _table(1)
     soft = _out_of_focus(frame)
     assert _counted(soft) == {"AH", "4D"}
-    monkeypatch.setattr(detector_module, "SOFT_FROM", 2.0)  # never sharpened
+    _never_sharpened(monkeypatch)
     assert _counted(soft) == set()
+
+
+@pytest.mark.parametrize(
+    ("seed", "sigma", "sharpened_reads", "as_seen"),
+    [
+        (2, 3.0, {"AH"}, {"AC"}),  # as seen, the ace of hearts counts as the ace of clubs
+        (1, 6.0, {"4D"}, set()),
+    ],
+)
+def test_a_noisy_table_out_of_focus_is_read_sharpened(
+    monkeypatch: pytest.MonkeyPatch,
+    seed: int,
+    sigma: float,
+    sharpened_reads: set[str],
+    as_seen: set[str],
+) -> None:
+    """A dim room's camera out of focus measures sharp whole, and is found soft at half
+    size: read sharpened (the noise with it), it reads better than as seen."""
+    frame, _ = _table(seed)
+    soft = _noisy(_out_of_focus(frame, 3.2), sigma)
+    assert softness(soft) < SOFT_FROM
+    assert _counted(soft) == sharpened_reads
+    _never_sharpened(monkeypatch)
+    assert _counted(soft) == as_seen
 
 
 def test_only_a_soft_frame_is_sharpened(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -172,11 +224,27 @@ def test_the_camera_reader_says_once_that_its_view_is_out_of_focus() -> None:
 
 
 def test_a_bare_cloth_out_of_focus_decides_nothing() -> None:
-    """An empty table has no edge to measure: between hands it neither says a blur nor
-    ends one (the blur then said again at every hand)."""
+    """An empty table between hands neither says a blur nor ends one (the blur then said
+    again at every hand): far out of focus it has no edge to measure; with a dim room's
+    noise on it, it measures as sharp as the noise."""
     frame, empty = _table(1)
     soft = _out_of_focus(frame)
     bare = _out_of_focus(empty, 4.5)
     assert softness(bare) == 0.0
+    noisy_bare = _noisy(_out_of_focus(empty, 3.2), 3.0)
+    assert not focus_check(noisy_bare).out_of_focus
     run = VIEW_CHECK_EVERY * FOCUS_CHECKS
     assert len(_faults([soft] * run + [bare] * run + [soft] * run)) == 1
+    assert len(_faults([soft] * run + [noisy_bare] * run + [soft] * run)) == 1
+
+
+def test_the_camera_reader_says_a_noisy_view_out_of_focus() -> None:
+    """A dim room's camera out of focus: said once, though every frame measures sharp
+    whole."""
+    frame, _ = _table(2)
+    soft = _noisy(_out_of_focus(frame, 3.2), 6.0)
+    assert softness(soft) < SOFT_FROM
+    run = VIEW_CHECK_EVERY * FOCUS_CHECKS
+    said = _faults([soft] * (2 * run))
+    assert len(said) == 1 and "out of focus" in said[0].message
+    assert _faults([_noisy(frame, 6.0)] * (2 * run)) == []
