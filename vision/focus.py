@@ -112,8 +112,9 @@ def sharpened(image: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class FocusCheck:
-    """How soft a frame looks, whole and at half size, for the warnings that a camera is
-    out of focus (the capture walk, the camera reader's view check)."""
+    """How soft a frame looks, whole and at half size: whether the detector reads it
+    sharpened, and whether the capture walk and the camera reader's view check say the
+    camera is out of focus."""
 
     whole: float
     half: float
