@@ -4,6 +4,7 @@ from vertical, and read without a table plane and with the plane calibration giv
 
     .venv/bin/python bench/vision_tilted_photos.py SET_DIR [--part dev] [--every 1]
                                                    [--angles 30 45] [--limit N]
+                                                   [--show-misses]
 
 SET_DIR is ``phone-photos-ccby`` (its ``singles/``, ``scenes/labels.json`` and
 ``index_boxes.json``, the boxes round each card's printed corner indices). The
@@ -191,9 +192,12 @@ def read_tilted(
     angles: list[int],
     tallies: list[Tally],
     times: list[float],
+    name: str = "",
+    show_misses: bool = False,
 ) -> None:
     """``photo`` read at 0° and at each angle, with no plane and with one; each angle
-    counts the cards whose index it shows whole."""
+    counts the cards whose index it shows whole. ``show_misses``: print, for each angle
+    and way, the cards in view read overhead but not there, and the wrong reads."""
     overhead: set[str] = set()
     for angle in [0, *angles]:
         frame, m = tilted(photo, angle)
@@ -209,6 +213,13 @@ def read_tilted(
             if angle == 0:
                 overhead = truth & reads.keys()
             bad = [v for c, v in reads.items() if c not in truth]
+            lost = sorted((shown & overhead) - reads.keys()) if angle else []
+            wrong = sorted(f"{c}@{v:.2f}" for c, v in reads.items() if c not in truth)
+            if show_misses and (lost or wrong):
+                print(
+                    f"miss {name} {angle} {mode}: lost {' '.join(lost) or '-'} "
+                    f"wrong {' '.join(wrong) or '-'}"
+                )
             for t in tallies:
                 t.right[angle, mode] += len(shown & reads.keys())
                 t.wrong[angle, mode] += len(bad)
@@ -228,6 +239,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--every", type=int, default=1, help="take every Nth photo")
     ap.add_argument("--limit", type=int, default=0, help="at most N photos of each kind")
     ap.add_argument("--angles", type=int, nargs="+", default=[30, 45], help="degrees (30 45)")
+    ap.add_argument(
+        "--show-misses",
+        action="store_true",
+        help="print each photo's cards lost at a slant (read overhead) and wrong reads",
+    )
     args = ap.parse_args(argv)
     if args.every < 1 or args.limit < 0:
         ap.error("--every is 1 or more, --limit 0 (all) or more")
@@ -270,7 +286,16 @@ def main(argv: list[str] | None = None) -> int:
             stored = stored_size(p, photo)
             tallies = [every, alone]
             read_tilted(
-                detector, photo, {label_of(p)}, entries, stored, args.angles, tallies, times
+                detector,
+                photo,
+                {label_of(p)},
+                entries,
+                stored,
+                args.angles,
+                tallies,
+                times,
+                p.name,
+                args.show_misses,
             )
     for name in scenes:
         photo = load_frame(scenes_dir / name, unstretch=True)
@@ -278,7 +303,18 @@ def main(argv: list[str] | None = None) -> int:
             truth = {card_code(c) for c in labels[name]}
             entries = boxes.get(f"scenes/{name}", boxes.get(name, []))
             stored = stored_size(scenes_dir / name, photo)
-            read_tilted(detector, photo, truth, entries, stored, args.angles, [every], times)
+            read_tilted(
+                detector,
+                photo,
+                truth,
+                entries,
+                stored,
+                args.angles,
+                [every],
+                times,
+                name,
+                args.show_misses,
+            )
     print(
         f" 0°: {every.pct(0):.1f} % of {every.cards[0]} cards counted right "
         f"(singles {alone.pct(0):.1f} % of {alone.cards[0]}); wrong reads counted "

@@ -44,7 +44,6 @@ from vision.locate import (
     add_masks,
     border_quads,
     card_map,
-    dark_quads,
     dark_quads_and_mask,
     elongated,
     grouped,
@@ -255,6 +254,53 @@ SPLIT_LEAST = 0.6
 CLOSE_UP_MOST = 48
 
 
+@dataclass(frozen=True)
+class _Mask:
+    """A mask the outlines were found in, for the searches by one corner
+    (:mod:`vision.overlap`): ``scale`` its pixels per frame pixel, or with a table plane
+    (``view``, at the working size) per pixel of the table view, of which the frame
+    shows ``shown`` (in the mask's pixels). In the view a card's corners are right
+    angles wherever it lies; in a slanted frame they are not."""
+
+    mask: np.ndarray
+    scale: float
+    view: TablePlane | None = None
+    shown: np.ndarray | None = None
+
+    def in_frame(self, quads: Iterable[np.ndarray]) -> list[np.ndarray]:
+        """``quads`` (in the frame's pixels, or the view's) in the frame's pixels."""
+        return [q if self.view is None else self.view.to_frame(q) for q in quads]
+
+    def short_side(self, found: list[Detection]) -> float | None:
+        """The short side of the cards read whole, in the frame's pixels or the view's."""
+        quads = [d.quad for d in found if d.card]
+        return card_short_side(
+            quads if self.view is None else [self.view.to_table(q) for q in quads]
+        )
+
+
+def _corner_guesses(mask: _Mask, found: list[Detection]) -> list[np.ndarray]:
+    """Card outlines in frame pixels from the right-angled corners of ``mask``'s blobs
+    (:func:`vision.overlap.corner_hypotheses`), sized by the cards in ``found``."""
+    return mask.in_frame(
+        corner_hypotheses(mask.mask, mask.scale, mask.short_side(found), mask.shown)
+    )
+
+
+def _view_masks(
+    masks: list[tuple[np.ndarray, float]], view: TablePlane, frame_shape: tuple[int, ...]
+) -> list[_Mask]:
+    """Masks of the table view, each with the part of it the frame shows."""
+    h, w = frame_shape[:2]
+    seen = view.to_table(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32))
+    out = []
+    for mask, scale in masks:
+        shown = np.zeros(mask.shape[:2], np.uint8)
+        cv2.fillPoly(shown, [np.round(seen * scale).astype(np.int32)], 255)
+        out.append(_Mask(mask, scale, view, shown))
+    return out
+
+
 class CardDetector:
     """Finds and reads every card in a frame. Loads the glyph model once.
 
@@ -350,7 +396,7 @@ class CardDetector:
     def _candidates(
         self,
         frame_bgr: np.ndarray,
-        masks: list[tuple[np.ndarray, float]],
+        masks: list[_Mask],
         weak: list[bool],
         edges: bool = True,
         first_only: bool = False,
@@ -385,9 +431,9 @@ class CardDetector:
             add_masks(src)
         groups = grouped(src, weak)
         if small is None:
-            masks += src.masks
+            masks += [_Mask(m, s) for m, s in src.masks]
             return groups, None
-        # (with a plane the masks are in view pixels: not handed on)
+        masks += _view_masks(src.masks, small, frame_bgr.shape)
         return [
             [q.map(small.to_frame) if isinstance(q, Later) else small.to_frame(q) for q in g]
             for g in groups
@@ -499,7 +545,7 @@ class CardDetector:
         self._by_index = {}
         self._one_corner = {}
         self._disputed = {}
-        masks: list[tuple[np.ndarray, float]] = []
+        masks: list[_Mask] = []
         weak: list[bool] = []
         groups, small = self._candidates(frame_bgr, masks, weak, edges, first_only)
         # an outline only the shape sources found that reads as nothing is most likely
@@ -556,7 +602,7 @@ class CardDetector:
         out = [d for d in out if d.card or id(d.quad) not in shape_only]
         if not any(d.card for d in out):
             out += self._from_border_lines(frame_bgr, small)
-        if small is None and all(cut_by_frame(d.quad, frame_bgr.shape) for d in out if d.card):
+        if all(cut_by_frame(d.quad, frame_bgr.shape) for d in out if d.card):
             # nothing read, or only outlines the frame cuts (a card running off it, fitted
             # as a smaller card and read at that size): maybe a close-up
             near = self._close_up(frame_bgr, masks)
@@ -608,8 +654,7 @@ class CardDetector:
             out += self._from_index_pairs(frame_bgr, out, CORNER_MIN, negative=True)
         out = one_per_card(out, self._on_a_pile)
         searched = False
-        if small is None:  # (with a plane the masks are in view pixels: not yet used)
-            out += self._overlapped(frame_bgr, masks, out)
+        out += self._overlapped(frame_bgr, masks, out)
         if any(d.card for d in out) and any(d.card is None for d in out):
             # an outline that reads as nothing beside cards that read: maybe cards lying
             # half covered by the next, whose visible index may still be read (a frame
@@ -696,9 +741,7 @@ class CardDetector:
         counted = [d.quad for d in found if d.card and d.confidence >= CORNER_MIN]
         if counted and min(float(side_lengths(q).max()) for q in counted) >= SMALL_BESIDE_MOST:
             return []  # the cards in view are big: none lies small beside them
-        return self._from_index_pairs(
-            frame_bgr, found, least, full, longest=SMALL_GLYPH_MOST
-        )
+        return self._from_index_pairs(frame_bgr, found, least, full, longest=SMALL_GLYPH_MOST)
 
     def _faint_beside(self, frame_bgr: np.ndarray, found: list[Detection]) -> list[Detection]:
         """Red cards found by an index paler than the search's ink (:data:`FAINT_BESIDE_INK`)
@@ -753,12 +796,13 @@ class CardDetector:
         cards already read; each read both ways round, and kept only if it reads as
         surely as the tracker counts (a dark blob read at 0.1 is a keyboard or a
         shadow, and it would hide the ink beside it from the corner-index search)."""
-        mask = None
         if small is None:
             quads, mask, scale = dark_quads_and_mask(frame_bgr, self.locate)
+            masks = [_Mask(mask, scale)]
         else:
-            view = self._view(small, frame_bgr)
-            quads = [small.to_frame(q) for q in dark_quads(view, self.locate)]
+            quads, mask, scale = dark_quads_and_mask(self._view(small, frame_bgr), self.locate)
+            quads = [small.to_frame(q) for q in quads]
+            masks = _view_masks([(mask, scale)], small, frame_bgr.shape)
         quads.sort(key=lambda q: -cv2.contourArea(q))
         out: list[Detection] = []
         for q in quads:
@@ -769,22 +813,20 @@ class CardDetector:
             det = self._read_group(frame_bgr, [q, turned(q)])
             if det.card is not None and det.confidence >= CORNER_MIN:
                 out.append(det)
-        if mask is not None and not any(d.card for d in [*found, *out]):
+        if not any(d.card for d in [*found, *out]):
             # a close-up of a dark card: its corner in the negative (light stock's
             # close-ups are looked for before any dark card)
-            out += self._close_up(frame_bgr, [(mask, scale)])
-        if mask is not None:
-            out += self._dark_corners(frame_bgr, mask, scale, [*found, *out])
+            out += self._close_up(frame_bgr, masks)
+        out += self._dark_corners(frame_bgr, masks[0], [*found, *out])
         return out
 
     def _dark_corners(
-        self, frame_bgr: np.ndarray, mask: np.ndarray, scale: float, found: list[Detection]
+        self, frame_bgr: np.ndarray, mask: _Mask, found: list[Detection]
     ) -> list[Detection]:
         """Dark cards touching one another (one blob in the negative, no card's shape):
         each right-angled corner of the blob, sized by its own sides, read from its
         index alone (:mod:`vision.overlap`); kept from the tracker's 0.5."""
-        short = card_short_side([d.quad for d in found if d.card])
-        return self._corner_reads(frame_bgr, corner_hypotheses(mask, scale, short), found)
+        return self._corner_reads(frame_bgr, _corner_guesses(mask, found), found)
 
     def _corner_reads(
         self,
@@ -1363,12 +1405,11 @@ class CardDetector:
         return [d for d in found if keep(d)] + pairs
 
     def _overlapped(
-        self, frame_bgr: np.ndarray, masks: list[tuple[np.ndarray, float]], found: list[Detection]
+        self, frame_bgr: np.ndarray, masks: list[_Mask], found: list[Detection]
     ) -> list[Detection]:
         """Cards on top of a pile, or cut by the frame's edge, read from one visible
         corner (:mod:`vision.overlap`; a corner sized by its sides the frame does not cut,
         a rounded corner squared)."""
-        short = card_short_side([d.quad for d in found if d.card])
         gray = cv2.cvtColor(self._sampled(frame_bgr), cv2.COLOR_BGR2GRAY)  # every 8th pixel
         paper = percentile(gray, 60)
 
@@ -1377,14 +1418,10 @@ class CardDetector:
             x, y = (q[0] + 0.2 * (q[2] - q[0])).astype(int) // 8
             return 0 <= y < gray.shape[0] and 0 <= x < gray.shape[1] and gray[y, x] >= paper
 
-        hypotheses = chain.from_iterable(
-            corner_hypotheses(mask, scale, short) for mask, scale in masks
-        )
+        hypotheses = chain.from_iterable(_corner_guesses(m, found) for m in masks)
         return self._corner_reads(frame_bgr, hypotheses, found, light)
 
-    def _close_up(
-        self, frame_bgr: np.ndarray, masks: list[tuple[np.ndarray, float]]
-    ) -> list[Detection]:
+    def _close_up(self, frame_bgr: np.ndarray, masks: list[_Mask]) -> list[Detection]:
         """The card of a close-up (:func:`vision.overlap.close_up_hypotheses`): its sides
         run off the frame, so no outline reads, but the corner it shows with its two
         sides, and the index in it, do. Each corner is read at several sizes (at most
@@ -1393,7 +1430,9 @@ class CardDetector:
         a close-up of a court card shows the ornaments of its picture big, and they read
         as an index now and then (a king's robe as a jack of diamonds)."""
         best: tuple[float, str, np.ndarray, np.ndarray] | None = None
-        hypotheses = chain.from_iterable(close_up_hypotheses(m, s) for m, s in masks)
+        hypotheses = chain.from_iterable(
+            m.in_frame(close_up_hypotheses(m.mask, m.scale, m.shown)) for m in masks
+        )
         for q in islice(hypotheses, CLOSE_UP_MOST):
             m = card_map(q, CARD_SIZE)
             # its other corner lies off the frame: the stock is judged on this one

@@ -52,16 +52,34 @@ class _Corner:
     cut: tuple[bool, bool]
 
 
-def _corners(mask: np.ndarray, plain_quads: bool) -> Iterator[tuple[_Corner, float]]:
+#: A point this near the frame's edge (a share of the mask's long side) is on it.
+EDGE_REACH = 0.03
+
+
+def _corners(
+    mask: np.ndarray, plain_quads: bool, shown: np.ndarray | None = None
+) -> Iterator[tuple[_Corner, float]]:
     """The right-angled convex corners of the blobs in ``mask`` not on the frame's edge,
     each with its blob's area. ``plain_quads`` False leaves out the blobs outlined as a
-    plain quad the frame does not cut (the locator's job already)."""
+    plain quad the frame does not cut (the locator's job already). ``shown``: for a mask
+    of the table view, the part of it the frame shows (non-zero); the frame's edge is
+    that part's edge, which runs slanted across the view, and a blob cut there has no
+    card's corner on it."""
     h, w = mask.shape
     least = 0.004 * h * w
+    reach = EDGE_REACH * max(h, w)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    inside = None
+    if shown is not None:
+        inside = cv2.distanceTransform((shown > 0).astype(np.uint8), cv2.DIST_L2, 3)
 
     def near_edge(pt: np.ndarray) -> bool:
-        return min(pt[0], pt[1], w - 1 - pt[0], h - 1 - pt[1]) < 0.03 * max(h, w)
+        if min(pt[0], pt[1], w - 1 - pt[0], h - 1 - pt[1]) < reach:
+            return True
+        if inside is None:
+            return False
+        x, y = min(max(int(pt[0]), 0), w - 1), min(max(int(pt[1]), 0), h - 1)
+        return bool(inside[y, x] < reach)
 
     for c in contours:
         area = cv2.contourArea(c)
@@ -108,9 +126,12 @@ def _laid(p: np.ndarray, short_u: np.ndarray, long_u: np.ndarray, side: float) -
     return quad
 
 
-def corner_hypotheses(mask: np.ndarray, scale: float, short_side: float | None) -> list[np.ndarray]:
+def corner_hypotheses(
+    mask: np.ndarray, scale: float, short_side: float | None, shown: np.ndarray | None = None
+) -> list[np.ndarray]:
     """Card outlines (frame pixels, the index corner first) from right-angled convex
-    corners of the blobs in ``mask`` (a working-size mask; ``scale`` working/frame).
+    corners of the blobs in ``mask`` (a working-size mask; ``scale`` working/frame; for
+    a mask of the table view, view pixels, ``shown`` as for :func:`_corners`).
 
     Without ``short_side`` (no card read whole) the card's size is guessed from the
     corner's own sides that the frame does not cut (a blob of several cards touching one
@@ -118,7 +139,7 @@ def corner_hypotheses(mask: np.ndarray, scale: float, short_side: float | None) 
     corner's whole sides are one card's own), or else from the blob's area. A blob may
     be smaller than one card: the frame can cut it."""
     out: list[tuple[float, np.ndarray]] = []
-    for corner, area in _corners(mask, plain_quads=False):
+    for corner, area in _corners(mask, plain_quads=False, shown=shown):
         s_short = short_side * scale if short_side else np.sqrt(area / ASPECT) * 0.9
         la, lb = corner.lengths
         if min(la, lb) < 0.2 * s_short:
@@ -151,15 +172,18 @@ CLOSE_UP_SIZES = (1.0, 1.3, 1.7, 2.2)
 CLOSE_UP_SIDE = 0.25
 
 
-def close_up_hypotheses(mask: np.ndarray, scale: float) -> list[np.ndarray]:
-    """Card outlines (frame pixels, the index corner first) for a close-up: a card so near
+def close_up_hypotheses(
+    mask: np.ndarray, scale: float, shown: np.ndarray | None = None
+) -> list[np.ndarray]:
+    """Card outlines (frame pixels, the index corner first; ``shown`` as for
+    :func:`_corners`) for a close-up: a card so near
     that its sides run off the frame, one corner in view. Its size is not in view, only
     its least (each side at least as long as the part of it seen), so each corner is
     tried at :data:`CLOSE_UP_SIZES` times that; the read of its index tells the size
     that fits. Longest visible sides first, each corner's sizes smallest first."""
     h, w = mask.shape
     out: list[tuple[float, np.ndarray]] = []
-    for corner, _ in _corners(mask, plain_quads=True):
+    for corner, _ in _corners(mask, plain_quads=True, shown=shown):
         la, lb = corner.lengths
         if min(la, lb) < CLOSE_UP_SIDE * max(h, w) or not all(corner.cut):
             continue

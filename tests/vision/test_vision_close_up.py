@@ -14,7 +14,7 @@ from vision import CardDetector
 from vision.detector import CARD_SIZE, Detection, _far_corner_off
 from vision.index import corner_windows
 from vision.locate import card_map
-from vision.overlap import ASPECT, close_up_hypotheses
+from vision.overlap import ASPECT, close_up_hypotheses, corner_hypotheses
 from vision.reader import CardReader
 from vision.synth import camera, card_face, place
 
@@ -69,6 +69,45 @@ def test_a_close_up_whose_sides_are_short_is_none() -> None:
     assert close_up_hypotheses(card_mask((540.0, 380.0), 600.0, 10.0), 1.0) == []
 
 
+def close_up_in_a_view(short: float) -> tuple[np.ndarray, np.ndarray]:
+    """A 1200×1200 mask of a table view with a plane, of which a slanted camera's frame
+    shows a trapezoid (``shown``), and in it a close-up card (``short`` its short side)
+    whose top-left corner is in view and whose sides run off the trapezoid's slanted
+    right edge and its bottom: off the frame, though not off the view."""
+    shown = np.zeros((1200, 1200), np.uint8)
+    trapezoid = np.array([[300, 200], [900, 200], [1000, 900], [200, 900]], np.int32)
+    cv2.fillPoly(shown, [trapezoid], 255)
+    t = np.deg2rad(8.0)
+    right, down = np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])
+    p = np.array([400.0, 300.0])
+    quad = np.array(
+        [p, p + right * short, p + (right + down * ASPECT) * short, p + down * short * ASPECT]
+    )
+    card = np.zeros_like(shown)
+    cv2.fillPoly(card, [np.round(quad).astype(np.int32)], 1)
+    return card & (shown > 0), shown
+
+
+def test_in_a_table_view_the_frame_s_edge_is_where_the_frame_shows_it() -> None:
+    """With a table plane, the masks are of the view, where the frame's edge runs
+    slanted across it: a card cut there runs off the frame, and that is where its sides
+    end, not at the view's edge."""
+    blob, shown = close_up_in_a_view(560.0)
+    # the view's own edge alone: its sides stop in view, so it is no close-up, and its
+    # outline (the card cut by the frame) passes for a plain card's
+    assert close_up_hypotheses(blob, 1.0) == []
+    assert corner_hypotheses(blob, 1.0, 560.0) == []
+    # the frame's edge where the frame shows it: a close-up, laid on its corner in view
+    hypotheses = close_up_hypotheses(blob, 1.0, shown)
+    assert hypotheses
+    for q in hypotheses:
+        assert np.linalg.norm(q[0] - [400, 300]) < 12
+    assert min(abs(np.log(short_side(q) / 560.0)) for q in hypotheses) < np.log(1.17)
+    # and as a card on a pile, its one corner of a card's (none where the frame cuts it)
+    piled = corner_hypotheses(blob, 1.0, 560.0, shown)
+    assert piled and all(np.linalg.norm(q[0] - [400, 300]) < 12 for q in piled)
+
+
 def near(
     card: str, angle: float, seed: int, dark: bool = False, table: tuple = (90, 110, 130)
 ) -> np.ndarray:
@@ -106,7 +145,7 @@ def test_a_close_up_is_read_by_its_corner_before_any_index_alone(
     # its outline a guess but for that corner (its size is the first the index read at)
     assert detector.found_by_index(dets[0])
     # without the close-up search, the index read alone is all there is
-    monkeypatch.setattr("vision.detector.close_up_hypotheses", lambda mask, scale: [])
+    monkeypatch.setattr("vision.detector.close_up_hypotheses", lambda *a: [])
     assert [d.card for d in CardDetector().detect(frame) if d.card] == [other]
 
 
@@ -127,7 +166,7 @@ def test_a_close_up_outlined_as_the_part_in_view_is_read_by_its_corner(
     monkeypatch.setattr("vision.focus.HALF_SOFT_FROM", 2.0)
     dets = [d for d in CardDetector().detect(frame) if d.card]
     assert [d.card for d in dets] == [card]
-    monkeypatch.setattr("vision.detector.close_up_hypotheses", lambda mask, scale: [])
+    monkeypatch.setattr("vision.detector.close_up_hypotheses", lambda *a: [])
     assert [d.card for d in CardDetector().detect(frame) if d.card] not in ([card], [])
 
 
@@ -147,7 +186,7 @@ def test_a_dark_deck_s_close_up_is_read_by_its_corner_in_the_negative(
     assert [d.card for d in dets] == [card]
     assert detector.found_by_index(dets[0]) and dets[0].confidence < 0.9
     # without the close-up search it is not read at all
-    monkeypatch.setattr("vision.detector.close_up_hypotheses", lambda mask, scale: [])
+    monkeypatch.setattr("vision.detector.close_up_hypotheses", lambda *a: [])
     assert [d.card for d in CardDetector().detect(frame) if d.card] == []
 
 
@@ -178,7 +217,7 @@ def test_an_index_read_alone_whose_card_runs_off_the_frame_is_judged_on_the_corn
     view (:func:`vision.detector._far_corner_off`), the card is read."""
     frame = near(card, angle, seed=seed).copy()
     frame[500:, 700:] = (70, 30, 20)  # a court card's dark robe, or a dark cloth
-    monkeypatch.setattr("vision.detector.close_up_hypotheses", lambda mask, scale: [])
+    monkeypatch.setattr("vision.detector.close_up_hypotheses", lambda *a: [])
     detector = CardDetector()
     dets = [d for d in detector.detect(frame) if d.card]
     assert [d.card for d in dets] == [card]

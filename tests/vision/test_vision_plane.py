@@ -3,6 +3,7 @@ warped top-down with the homography from calibration. Scenes are rendered here."
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import cv2
@@ -16,6 +17,9 @@ from vision.plane import TablePlane, plane_from_markers, plane_from_square
 from vision.synth import camera, card_face, place, table, tilted_view
 from vision.warp import warp_perspective
 from vision.zones import ZoneMap, marker_image, plane_from_zones, zones_from_markers
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_vision_find import LIGHT_TABLES, TOUCHING_ROW, gold_on_black, no_light_ink  # noqa: E402
 
 #: Play spots on the table, seen from straight above (1280x960), and their cards.
 SPOTS = {0: (640, 760), 1: (250, 480), 2: (640, 200), 3: (1030, 480)}
@@ -347,3 +351,29 @@ def test_the_view_beyond_a_slanted_frame_is_plain_table_not_its_edge_drawn_out(
         detector.empty = None
     assert np.array_equal(a[beyond], b[beyond])
     assert not np.array_equal(a[~beyond], b[~beyond])  # the card is
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_with_a_plane_dark_cards_touching_are_read_by_their_corners(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A dark deck's cards touching each other are one blob in the frame's negative, read
+    by the blob's right-angled corners. Seen at a slant those corners are not right
+    angles in the frame; in the table view they are, so with a plane the corners are
+    looked for there (before, with a plane, they were not looked for at all, and the
+    row read as nothing)."""
+    rng = np.random.default_rng(seed)
+    img = table(rng, colour=LIGHT_TABLES[1])
+    for card, xy, angle in TOUCHING_ROW:
+        place(img, gold_on_black(card), xy, 290, angle, rng)
+    frame = camera(warp_perspective(img, OBLIQUE, (1280, 960), cv2.BORDER_REPLICATE), rng)
+    detector = CardDetector(plane=TablePlane(np.linalg.inv(OBLIQUE), (1280, 960)))
+    no_light_ink(detector, monkeypatch)  # (it reads some of them without their corners)
+    dets = [d for d in detector.detect(frame) if d.card]
+    assert len(dets) >= 2
+    assert {d.card for d in dets} <= {c for c, _, _ in TOUCHING_ROW}
+    assert all(0.5 <= d.confidence < 0.9 for d in dets)  # each from one corner
+    for d in dets:  # in the camera's own frame, where the row is
+        assert 250 <= d.quad[0][1] <= 960
+    monkeypatch.setattr(detector, "_dark_corners", lambda *a: [])
+    assert [d for d in detector.detect(frame) if d.card] == []

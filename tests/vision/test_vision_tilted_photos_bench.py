@@ -101,6 +101,24 @@ def test_a_set_is_read_at_each_angle(tmp_path: Path, bench: dict, capsys) -> Non
     assert "45°: of the 4 cards whose index is in view" in out
 
 
+def test_misses_are_shown_when_asked(tmp_path: Path, bench: dict, capsys) -> None:
+    """``--show-misses`` names each photo's wrong reads (and cards lost at a slant): a
+    photo of the queen of spades labelled the queen of hearts is read wrong at every
+    angle and way."""
+    _photo_set(tmp_path)
+    (tmp_path / "singles" / "QS_0.png").rename(tmp_path / "singles" / "QH_0.png")
+    boxes = json.loads((tmp_path / "index_boxes.json").read_text())
+    boxes["singles/QH_0.png"] = [{"card": "QH", "box": [600, 440, 680, 520]}]
+    (tmp_path / "index_boxes.json").write_text(json.dumps(boxes))
+    assert bench["main"]([str(tmp_path), "--part", "all", "--angles", "45"]) == 0
+    assert "miss " not in capsys.readouterr().out
+    assert bench["main"]([str(tmp_path), "--part", "all", "--angles", "45", "--show-misses"]) == 0
+    misses = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("miss ")]
+    assert misses[0].startswith("miss QH_0.png 0 none: lost - wrong QS@")
+    assert any(ln.startswith("miss QH_0.png 45 plane: lost - wrong QS@") for ln in misses)
+    assert all(ln.startswith("miss QH_0.png ") for ln in misses)
+
+
 def test_a_folder_that_is_not_the_set_is_said_so(tmp_path: Path, bench: dict, capsys) -> None:
     assert bench["main"]([str(tmp_path)]) == 2
     assert "index_boxes.json" in capsys.readouterr().out
