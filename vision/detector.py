@@ -258,8 +258,8 @@ CLOSE_UP_MOST = 48
 class _Mask:
     """A mask the outlines were found in, for the searches by one corner
     (:mod:`vision.overlap`): ``scale`` its pixels per frame pixel, or with a table plane
-    (``view``, at the working size) per pixel of the table view, of which the frame
-    shows ``shown`` (in the mask's pixels). In the view a card's corners are right
+    (``view``, at the working size) per pixel of the table view, where ``shown`` is the
+    frame's outline (in the mask's pixels). In the view a card's corners are right
     angles wherever it lies; in a slanted frame they are not."""
 
     mask: np.ndarray
@@ -290,15 +290,10 @@ def _corner_guesses(mask: _Mask, found: list[Detection]) -> list[np.ndarray]:
 def _view_masks(
     masks: list[tuple[np.ndarray, float]], view: TablePlane, frame_shape: tuple[int, ...]
 ) -> list[_Mask]:
-    """Masks of the table view, each with the part of it the frame shows."""
+    """Masks of the table view, each with the frame's outline in its pixels."""
     h, w = frame_shape[:2]
     seen = view.to_table(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32))
-    out = []
-    for mask, scale in masks:
-        shown = np.zeros(mask.shape[:2], np.uint8)
-        cv2.fillPoly(shown, [np.round(seen * scale).astype(np.int32)], 255)
-        out.append(_Mask(mask, scale, view, shown))
-    return out
+    return [_Mask(mask, scale, view, seen * scale) for mask, scale in masks]
 
 
 class CardDetector:

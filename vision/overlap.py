@@ -62,24 +62,22 @@ def _corners(
     """The right-angled convex corners of the blobs in ``mask`` not on the frame's edge,
     each with its blob's area. ``plain_quads`` False leaves out the blobs outlined as a
     plain quad the frame does not cut (the locator's job already). ``shown``: for a mask
-    of the table view, the part of it the frame shows (non-zero); the frame's edge is
-    that part's edge, which runs slanted across the view, and a blob cut there has no
-    card's corner on it."""
+    of the table view, the frame's outline in the mask's pixels (a polygon, Nx2); the
+    frame's edge is that outline, which runs slanted across the view, and a blob cut
+    there has no card's corner on it."""
     h, w = mask.shape
     least = 0.004 * h * w
     reach = EDGE_REACH * max(h, w)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    inside = None
-    if shown is not None:
-        inside = cv2.distanceTransform((shown > 0).astype(np.uint8), cv2.DIST_L2, 3)
+    outline = None if shown is None else np.asarray(shown, np.float32).reshape(-1, 1, 2)
 
     def near_edge(pt: np.ndarray) -> bool:
         if min(pt[0], pt[1], w - 1 - pt[0], h - 1 - pt[1]) < reach:
             return True
-        if inside is None:
-            return False
-        x, y = min(max(int(pt[0]), 0), w - 1), min(max(int(pt[1]), 0), h - 1)
-        return bool(inside[y, x] < reach)
+        # (inside the outline the distance to it is positive, outside negative)
+        return outline is not None and (
+            cv2.pointPolygonTest(outline, (float(pt[0]), float(pt[1])), True) < reach
+        )
 
     for c in contours:
         area = cv2.contourArea(c)

@@ -71,9 +71,10 @@ def test_a_close_up_whose_sides_are_short_is_none() -> None:
 
 def close_up_in_a_view(short: float) -> tuple[np.ndarray, np.ndarray]:
     """A 1200×1200 mask of a table view with a plane, of which a slanted camera's frame
-    shows a trapezoid (``shown``), and in it a close-up card (``short`` its short side)
-    whose top-left corner is in view and whose sides run off the trapezoid's slanted
-    right edge and its bottom: off the frame, though not off the view."""
+    shows a trapezoid (its outline returned), and in it a close-up card (``short`` its
+    short side) whose top-left corner is in view and whose sides run off the
+    trapezoid's slanted right edge and its bottom: off the frame, though not off the
+    view."""
     shown = np.zeros((1200, 1200), np.uint8)
     trapezoid = np.array([[300, 200], [900, 200], [1000, 900], [200, 900]], np.int32)
     cv2.fillPoly(shown, [trapezoid], 255)
@@ -85,7 +86,7 @@ def close_up_in_a_view(short: float) -> tuple[np.ndarray, np.ndarray]:
     )
     card = np.zeros_like(shown)
     cv2.fillPoly(card, [np.round(quad).astype(np.int32)], 1)
-    return card & (shown > 0), shown
+    return card & (shown > 0), trapezoid.astype(np.float32)
 
 
 def test_in_a_table_view_the_frame_s_edge_is_where_the_frame_shows_it() -> None:
