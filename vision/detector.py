@@ -279,12 +279,11 @@ class _Mask:
         )
 
 
-def _corner_guesses(mask: _Mask, found: list[Detection]) -> list[np.ndarray]:
+def _corner_guesses(mask: _Mask, short: float | None) -> list[np.ndarray]:
     """Card outlines in frame pixels from the right-angled corners of ``mask``'s blobs
-    (:func:`vision.overlap.corner_hypotheses`), sized by the cards in ``found``."""
-    return mask.in_frame(
-        corner_hypotheses(mask.mask, mask.scale, mask.short_side(found), mask.shown)
-    )
+    (:func:`vision.overlap.corner_hypotheses`), of short side ``short``
+    (:meth:`_Mask.short_side`), or guessed from the corners where None."""
+    return mask.in_frame(corner_hypotheses(mask.mask, mask.scale, short, mask.shown))
 
 
 def _view_masks(
@@ -821,7 +820,7 @@ class CardDetector:
         """Dark cards touching one another (one blob in the negative, no card's shape):
         each right-angled corner of the blob, sized by its own sides, read from its
         index alone (:mod:`vision.overlap`); kept from the tracker's 0.5."""
-        return self._corner_reads(frame_bgr, _corner_guesses(mask, found), found)
+        return self._corner_reads(frame_bgr, _corner_guesses(mask, mask.short_side(found)), found)
 
     def _corner_reads(
         self,
@@ -1413,7 +1412,9 @@ class CardDetector:
             x, y = (q[0] + 0.2 * (q[2] - q[0])).astype(int) // 8
             return 0 <= y < gray.shape[0] and 0 <= x < gray.shape[1] and gray[y, x] >= paper
 
-        hypotheses = chain.from_iterable(_corner_guesses(m, found) for m in masks)
+        # (a frame's masks are all of the frame, or all of one view: one size for all)
+        short = masks[0].short_side(found) if masks else None
+        hypotheses = chain.from_iterable(_corner_guesses(m, short) for m in masks)
         return self._corner_reads(frame_bgr, hypotheses, found, light)
 
     def _close_up(self, frame_bgr: np.ndarray, masks: list[_Mask]) -> list[Detection]:
