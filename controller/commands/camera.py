@@ -279,7 +279,7 @@ def _singles(  # noqa: ANN001
     skipped: list[str] = []
     rest: list[str] = []  # the cards a walk stopped before
     for n, card in enumerate(cards):
-        answer = _answer(ask, f"lay {card} alone on a play spot, then Enter: ").lower()
+        answer = _answer(ask, f"lay {card} alone on a play spot, then Enter: ", out).lower()
         if answer == "q":
             rest = cards[n:]
             break
@@ -385,11 +385,14 @@ def _out_of_focus(focus: list[FocusCheck]) -> str | None:
 DRY_RECORDING = "the recording has no more frames; stopping"
 
 
-def _answer(ask: Callable[[str], str], prompt: str) -> str:
-    """The organiser's answer; the end of input (Ctrl-D, a script's last line) is "q"."""
+def _answer(ask: Callable[[str], str], prompt: str, out: TextIO) -> str:
+    """The organiser's answer; the end of input (Ctrl-D, a script's last line) is "q".
+    Nothing ended the prompt's line then (no Enter was echoed), so it is ended here:
+    the walk's closing lines start on their own."""
     try:
         return ask(prompt).strip()
     except EOFError:
+        print(file=out, flush=True)
         return "q"
 
 
@@ -404,7 +407,7 @@ def _scenes(session, out: TextIO, ask: Callable[[str], str], recorded: bool = Fa
     )
     n = 0
     while True:
-        answer = _answer(ask, "cards in view: ")
+        answer = _answer(ask, "cards in view: ", out)
         if not answer or answer.lower() == "q":
             break
         try:

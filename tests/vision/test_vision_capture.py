@@ -175,15 +175,19 @@ def test_the_end_of_input_stops_the_walk_and_a_camera_out_of_frames_says_so(
     def ask(_: str) -> str:
         return next(answers)  # then StopIteration... as EOFError, like input() at the end
 
+    out = io.StringIO()
+
     def ask_eof(prompt: str) -> str:
+        out.write(prompt)  # as input() writes it, with no line's end
         try:
             return ask(prompt)
         except StopIteration:
             raise EOFError from None
 
-    out = io.StringIO()
     assert run(args(tmp_path, cam, cards="AS,KH"), out=out, ask=ask_eof) == 0
     assert "captured 1 card in" in out.getvalue() and "Traceback" not in out.getvalue()
+    # the end of input ends the last prompt's line: the closing line starts its own
+    assert "\ncaptured 1 card in" in out.getvalue()
     out = io.StringIO()  # two frames, both AS's: none left for KH
     assert run(args(tmp_path, cam, cards="AS,KH"), out=out, ask=lambda _: "") == 1
     assert "the recording has no more frames; stopping" in out.getvalue()
