@@ -212,10 +212,10 @@ def read_tilted(
             times.append(1000 * (time.perf_counter() - t0))
             if angle == 0:
                 overhead = truth & reads.keys()
-            bad = [v for c, v in reads.items() if c not in truth]
+            bad = {c: v for c, v in reads.items() if c not in truth}
             lost = sorted((shown & overhead) - reads.keys()) if angle else []
-            wrong = sorted(f"{c}@{v:.2f}" for c, v in reads.items() if c not in truth)
-            if show_misses and (lost or wrong):
+            if show_misses and (lost or bad):
+                wrong = sorted(f"{c}@{v:.2f}" for c, v in bad.items())
                 print(
                     f"miss {name} {angle} {mode}: lost {' '.join(lost) or '-'} "
                     f"wrong {' '.join(wrong) or '-'}"
@@ -223,7 +223,7 @@ def read_tilted(
             for t in tallies:
                 t.right[angle, mode] += len(shown & reads.keys())
                 t.wrong[angle, mode] += len(bad)
-                t.sure += sum(v >= SURE for v in bad)
+                t.sure += sum(v >= SURE for v in bad.values())
         for t in tallies:
             t.cards[angle] += len(shown)
             t.overhead[angle] += len(shown & overhead)

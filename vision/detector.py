@@ -267,10 +267,6 @@ class _Mask:
     view: TablePlane | None = None
     shown: np.ndarray | None = None
 
-    def in_frame(self, quads: Iterable[np.ndarray]) -> list[np.ndarray]:
-        """``quads`` (in the frame's pixels, or the view's) in the frame's pixels."""
-        return [q if self.view is None else self.view.to_frame(q) for q in quads]
-
     def short_side(self, found: list[Detection]) -> float | None:
         """The short side of the cards read whole, in the frame's pixels or the view's."""
         quads = [d.quad for d in found if d.card]
@@ -278,12 +274,20 @@ class _Mask:
             quads if self.view is None else [self.view.to_table(q) for q in quads]
         )
 
+    def corner_guesses(self, short: float | None) -> list[np.ndarray]:
+        """Card outlines in frame pixels from the right-angled corners of the mask's
+        blobs (:func:`vision.overlap.corner_hypotheses`), of short side ``short``
+        (:meth:`short_side`), or guessed from the corners where None."""
+        return self._in_frame(corner_hypotheses(self.mask, self.scale, short, self.shown))
 
-def _corner_guesses(mask: _Mask, short: float | None) -> list[np.ndarray]:
-    """Card outlines in frame pixels from the right-angled corners of ``mask``'s blobs
-    (:func:`vision.overlap.corner_hypotheses`), of short side ``short``
-    (:meth:`_Mask.short_side`), or guessed from the corners where None."""
-    return mask.in_frame(corner_hypotheses(mask.mask, mask.scale, short, mask.shown))
+    def close_up_guesses(self) -> list[np.ndarray]:
+        """A close-up's card outlines in frame pixels
+        (:func:`vision.overlap.close_up_hypotheses`)."""
+        return self._in_frame(close_up_hypotheses(self.mask, self.scale, self.shown))
+
+    def _in_frame(self, quads: Iterable[np.ndarray]) -> list[np.ndarray]:
+        """``quads`` (in the frame's pixels, or the view's) in the frame's pixels."""
+        return [q if self.view is None else self.view.to_frame(q) for q in quads]
 
 
 def _view_masks(
@@ -820,7 +824,7 @@ class CardDetector:
         """Dark cards touching one another (one blob in the negative, no card's shape):
         each right-angled corner of the blob, sized by its own sides, read from its
         index alone (:mod:`vision.overlap`); kept from the tracker's 0.5."""
-        return self._corner_reads(frame_bgr, _corner_guesses(mask, mask.short_side(found)), found)
+        return self._corner_reads(frame_bgr, mask.corner_guesses(mask.short_side(found)), found)
 
     def _corner_reads(
         self,
@@ -1414,7 +1418,7 @@ class CardDetector:
 
         # (a frame's masks are all of the frame, or all of one view: one size for all)
         short = masks[0].short_side(found) if masks else None
-        hypotheses = chain.from_iterable(_corner_guesses(m, short) for m in masks)
+        hypotheses = chain.from_iterable(m.corner_guesses(short) for m in masks)
         return self._corner_reads(frame_bgr, hypotheses, found, light)
 
     def _close_up(self, frame_bgr: np.ndarray, masks: list[_Mask]) -> list[Detection]:
@@ -1426,9 +1430,7 @@ class CardDetector:
         a close-up of a court card shows the ornaments of its picture big, and they read
         as an index now and then (a king's robe as a jack of diamonds)."""
         best: tuple[float, str, np.ndarray, np.ndarray] | None = None
-        hypotheses = chain.from_iterable(
-            m.in_frame(close_up_hypotheses(m.mask, m.scale, m.shown)) for m in masks
-        )
+        hypotheses = chain.from_iterable(m.close_up_guesses() for m in masks)
         for q in islice(hypotheses, CLOSE_UP_MOST):
             m = card_map(q, CARD_SIZE)
             # its other corner lies off the frame: the stock is judged on this one

@@ -173,8 +173,8 @@ CLOSE_UP_SIDE = 0.25
 def close_up_hypotheses(
     mask: np.ndarray, scale: float, shown: np.ndarray | None = None
 ) -> list[np.ndarray]:
-    """Card outlines (frame pixels, the index corner first; ``shown`` as for
-    :func:`_corners`) for a close-up: a card so near
+    """Card outlines (frame pixels, the index corner first; for a mask of the table
+    view, view pixels, ``shown`` as for :func:`_corners`) for a close-up: a card so near
     that its sides run off the frame, one corner in view. Its size is not in view, only
     its least (each side at least as long as the part of it seen), so each corner is
     tried at :data:`CLOSE_UP_SIZES` times that; the read of its index tells the size
